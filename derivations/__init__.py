@@ -10,7 +10,7 @@ Every statement is a :class:`~derivations.core.Claim` in one registry:
 from .core import (Check, Claim, Enumeration, Erratum, Proof, Source, Verdict, all_claims,
                    all_errata, get_claim, verify_inline, verify_many)
 from .formulas import Formula, all_formulas
-from . import laplace  # noqa: F401  (registers claims)
+from . import laplace, ht_perturbed  # noqa: F401  (registers claims)
 
 __all__ = ["Check", "Claim", "Enumeration", "Erratum", "Formula", "Proof", "Source", "Verdict",
            "claims", "errata", "formulas", "get", "verify", "verify_many"]

@@ -118,7 +118,8 @@ class Claim:
         if self.counterexample is not None:
             return ["symbolic"]
         out = []
-        if self.proof is not None or self.kind in ("identity", "divergence", "limit"):
+        default_symbolic = self.kind in ("identity", "divergence", "limit") and self.enumeration is None
+        if self.proof is not None or default_symbolic:
             out.append("symbolic")
         if self.enumeration is not None:
             out.append("enumeration")
@@ -366,14 +367,15 @@ def _numeric(c: Claim, dps: int = 40, seed: int = 20261122) -> Check:
     worst = mpmath.mpf(0)
     n = 0
     tol = mpmath.mpf(10) ** (-(dps - 10))
-    with mpmath.workdps(dps):
+    guard = dps + 15  # both sides are evaluated with guard digits, so agreement is not mere rounding
+    with mpmath.workdps(guard):
         for _ in range(c.numeric_points):
             pt = random_point(c, rng)
             if pt is None:
                 return Check("numeric", False, time.perf_counter() - t0,
                              "no point of the domain satisfies the conditions", error=True)
-            lhs = mpmath.mpf(sp.N(c.lhs.subs(pt), dps))
-            rhs = mpmath.mpf(sp.N(c.rhs.subs(pt), dps))
+            lhs = mpmath.mpf(sp.N(c.lhs.subs(pt), guard))
+            rhs = mpmath.mpf(sp.N(c.rhs.subs(pt), guard))
             n += 1
             cex = {str(k): str(v) for k, v in pt.items()}
             if c.relation == "==":

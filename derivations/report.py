@@ -1,0 +1,131 @@
+"""Reports of verified claims: a plain-text table, JSON, and a complete LaTeX document."""
+from __future__ import annotations
+
+import datetime
+import re
+from collections import OrderedDict
+
+from .core import Claim, Verdict, all_claims, all_errata
+
+_TEX_ESCAPES = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "_": r"\_", "^": r"\^{}",
+                "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "~": r"\~{}"}
+
+
+def tex_escape(text: str) -> str:
+    return re.sub(r"[\\{}_^&%$#~]", lambda m: _TEX_ESCAPES[m.group()], text)
+
+
+def display_math(tex: str) -> str:
+    """Display math shrunk to the line width when it is wider (graphicx only)."""
+    return ("\\begin{center}\\resizebox{\\ifdim\\width>\\linewidth\\linewidth\\else\\width\\fi}{!}"
+            f"{{$\\displaystyle {tex}$}}\\end{{center}}\n")
+
+
+def by_document(claims: list[Claim]) -> "OrderedDict[str, list[Claim]]":
+    groups: OrderedDict[str, list[Claim]] = OrderedDict()
+    for c in sorted(claims, key=lambda c: c.source.document):
+        groups.setdefault(c.source.document, []).append(c)
+    return groups
+
+
+def claim_record(c: Claim, v: Verdict | None) -> dict:
+    rec = {"id": c.id, "title": c.title,
+           "source": {"document": c.source.document, "location": c.source.location},
+           "kind": c.kind, "statement": str(c.statement), "latex": c.latex(),
+           "conditions": [str(k) for k in c.conditions], "expected": c.expected, "hash": c.digest()}
+    if v is not None:
+        rec.update({"method": v.method, "passed": v.ok, "holds": v.holds, "label": v.label,
+                    "seconds": round(v.seconds, 4), "checks": v.as_dict()["checks"]})
+    return rec
+
+
+def json_report(verdicts: dict[str, Verdict]) -> dict:
+    """Everything verified: per claim its id, source, kind, method, passed, seconds; the errata
+    with printed and corrected forms and counterexamples.  ``passed`` means the outcome was the
+    expected one: proved for a claim, refuted by its counterexample for a printed erratum."""
+    claims = [c for c in all_claims() if c.id in verdicts]
+    errata = []
+    for e in all_errata():
+        if e.printed.id not in verdicts and e.corrected.id not in verdicts:
+            continue
+        vp, vc = verdicts.get(e.printed.id), verdicts.get(e.corrected.id)
+        errata.append({"id": e.id, "source": str(e.source), "explanation": e.explanation,
+                       "printed": claim_record(e.printed, vp), "corrected": claim_record(e.corrected, vc),
+                       "counterexample": {str(k): str(val) for k, val in e.printed.counterexample.items()}})
+    ok = sum(verdicts[c.id].ok for c in claims)
+    return {"summary": {"claims": len(claims), "as_expected": ok, "unexpected": len(claims) - ok,
+                        "errata": len(errata)},
+            "claims": [claim_record(c, verdicts[c.id]) for c in claims], "errata": errata}
+
+
+def _claim_tex(c: Claim, v: Verdict | None) -> str:
+    out = [f"% claim {c.id} hash:{c.digest()}\n",
+           f"\\subsection*{{\\texttt{{{tex_escape(c.id)}}}: {tex_escape(c.title)}}}\n",
+           f"\\noindent\\emph{{Source:}} {tex_escape(c.source.location)}.\\quad "
+           f"\\emph{{Kind:}} {c.kind}.\n", display_math(c.latex())]
+    if c.conditions:
+        out.append("\\noindent\\emph{Conditions:} $" + c.conditions_latex() + "$.\n\n")
+    if c.note:
+        out.append("\\noindent\\emph{Note:} " + tex_escape(c.note) + "\n\n")
+    if v is not None:
+        out.append(f"\\noindent\\textbf{{Verdict: {tex_escape(v.label)}}} ({v.method}, {v.seconds:.2f} s).\n")
+        out.append("\\begin{itemize}\n")
+        for chk in v.checks:
+            out.append(f"\\item {chk.method}: {tex_escape(chk.detail[:400])}\n")
+        out.append("\\end{itemize}\n")
+    return "".join(out)
+
+
+def latex_document(verdicts: dict[str, Verdict]) -> str:
+    """A complete LaTeX document: summary, errata, then every claim grouped by source document."""
+    data = json_report(verdicts)
+    s = data["summary"]
+    head = [r"\documentclass[11pt]{article}", r"\usepackage[margin=2cm]{geometry}",
+            r"\usepackage{amsmath,amssymb,graphicx}", r"\usepackage[T1]{fontenc}",
+            r"\title{Verified derivations: the mathematics of privacy in official statistics}",
+            f"\\date{{{datetime.date.today().isoformat()}}}", r"\begin{document}", r"\maketitle",
+            r"\section*{Summary}",
+            f"{s['claims']} claims verified, {s['as_expected']} with the expected outcome, "
+            f"{s['unexpected']} unexpected; {s['errata']} errata in the source documents.",
+            "PROVED means an exact symbolic proof; PROVED (exhaustive) an exact check of every "
+            "case of a finite set; CHECKED (numeric) agreement at random points in high precision "
+            "(evidence, not a proof); REFUTED a printed statement shown false by an exact counterexample.",
+            r"\section*{Errata}"]
+    body = ["\n".join(head) + "\n"]
+    claims = {c.id: c for c in all_claims()}
+    for e in all_errata():
+        if e.printed.id not in verdicts:
+            continue
+        vp = verdicts[e.printed.id]
+        cex = ", ".join(f"${k} = {v}$" for k, v in
+                        ((tex_escape(str(k)), str(val)) for k, val in e.printed.counterexample.items()))
+        body.append(f"\\subsection*{{{tex_escape(e.id)}}}\n\\noindent\\emph{{Source:}} "
+                    f"{tex_escape(str(e.source))}.\n\n\\noindent\\emph{{As printed}} "
+                    f"({tex_escape(vp.label)}):\n" + display_math(e.printed.latex())
+                    + f"\\noindent\\emph{{Counterexample:}} {cex}. "
+                    f"{tex_escape(vp.checks[0].detail) if vp.checks else ''}\n\n"
+                    f"\\noindent\\emph{{Why:}} {tex_escape(e.explanation)}\n\n"
+                    f"\\noindent\\emph{{Corrected}} (claim \\texttt{{{tex_escape(e.corrected.id)}}}, "
+                    f"{tex_escape(verdicts[e.corrected.id].label) if e.corrected.id in verdicts else 'not run'}):\n"
+                    + display_math(e.corrected.latex()))
+    for doc, group in by_document([claims[i] for i in claims if i in verdicts]).items():
+        body.append(f"\\section{{\\texttt{{{tex_escape(doc)}}}}}\n")
+        body.extend(_claim_tex(c, verdicts.get(c.id)) for c in group)
+    body.append("\\end{document}\n")
+    return "\n".join(body)
+
+
+def table(verdicts: list[Verdict]) -> str:
+    """Plain-text table: id, source, method, verdict, seconds."""
+    rows = [("id", "source", "method", "verdict", "seconds")]
+    claims = {c.id: c for c in all_claims()}
+    for v in verdicts:
+        c = claims[v.claim_id]
+        rows.append((c.id, c.source.location, v.method, v.label, f"{v.seconds:.2f}"))
+    widths = [min(max(len(r[k]) for r in rows), 60) for k in range(5)]
+    lines = []
+    for i, r in enumerate(rows):
+        lines.append("  ".join(col[:widths[k]].ljust(widths[k]) for k, col in enumerate(r)).rstrip())
+        if i == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
