@@ -1,0 +1,44 @@
+"""Every registered claim is verified with its expected outcome.
+
+The expected outcome is mathematics, not a recorded value: a claim must be proved
+(symbolically or by exhaustive exact enumeration, or checked numerically where that is its
+only method), and a printed statement recorded as an erratum must be refuted by an exact
+evaluation at its counterexample.
+"""
+from __future__ import annotations
+
+import pytest
+
+import derivations
+
+IDS = [c.id for c in derivations.claims()]
+
+
+@pytest.mark.parametrize("claim_id", IDS)
+def test_claim_has_expected_outcome(claim_id, all_verdicts):
+    v = all_verdicts[claim_id]
+    assert v.decided, [c.detail for c in v.checks]
+    assert v.ok, f"{claim_id}: {v.label}: " + "; ".join(c.detail for c in v.checks)
+
+
+@pytest.mark.parametrize("claim_id", IDS)
+def test_expected_claims_are_not_only_numeric(claim_id, all_verdicts):
+    """Each claim of this slice has an exact method (symbolic or enumeration) besides any numeric check."""
+    v = all_verdicts[claim_id]
+    assert any(c.method in ("symbolic", "enumeration") for c in v.checks)
+
+
+def test_every_erratum_pairs_a_refuted_printed_claim_with_a_proved_correction(all_verdicts):
+    errata = derivations.errata()
+    assert len(errata) >= 4
+    for e in errata:
+        assert all_verdicts[e.printed.id].label == "REFUTED"
+        assert all_verdicts[e.printed.id].counterexample, e.id
+        assert all_verdicts[e.corrected.id].label.startswith("PROVED"), e.id
+
+
+def test_lemma1_printed_boundary_values_are_errata():
+    """Issue requirement: the printed cases ab = +-1 are recorded as errata with corrected forms."""
+    ids = {e.id for e in derivations.errata()}
+    assert {"laplace.mgf_ab_plus_one", "laplace.mgf_ab_minus_one"} <= ids
+    assert derivations.get("laplace.mgf_ab_plus_one").kind == "divergence"

@@ -1,0 +1,54 @@
+"""The dpderive command line, run as a user would (subprocesses)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+
+def run(*args, check_rc=None):
+    r = subprocess.run([sys.executable, "-m", "numeric.cli", *args], capture_output=True, text=True, timeout=600)
+    if check_rc is not None:
+        assert r.returncode == check_rc, r.stdout + r.stderr
+    return r
+
+
+def test_verify_subset_table_errata_and_json(tmp_path):
+    out = tmp_path / "v.json"
+    r = run("verify", "--only", "laplace.mgf_ab_*", "--json", str(out), "--quiet", check_rc=0)
+    assert "laplace.mgf_ab_plus_one.printed" in r.stdout and "REFUTED" in r.stdout
+    assert "Errata (2)" in r.stdout and "counterexample: b = 1, mu = 0" in r.stdout
+    data = json.loads(out.read_text())
+    assert {c["id"] for c in data["claims"]} >= {"laplace.mgf_ab_plus_one", "laplace.mgf_ab_minus_one"}
+    assert all(c["passed"] for c in data["claims"])
+    assert {e["id"] for e in data["errata"]} == {"laplace.mgf_ab_plus_one", "laplace.mgf_ab_minus_one"}
+
+
+def test_verify_exits_nonzero_on_unexpected_failure(tmp_path):
+    script = textwrap.dedent("""
+        import sys, sympy as sp
+        import derivations
+        from derivations.core import claim, Source
+        x = sp.Symbol('x')
+        claim(id='zz.false', title='false', source=Source('000_0000000000000000.txt', 'nowhere'),
+              kind='identity', lhs=x + 1, rhs=x)
+        from numeric.cli import main
+        sys.exit(main(['verify', '--only', 'zz.*', '--quiet']))
+    """)
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 1 and "UNEXPECTED: zz.false" in r.stdout
+
+
+def test_list_and_show():
+    r = run("list", check_rc=0)
+    assert "laplace.mgf" in r.stdout and "(printed; refuted)" in r.stdout
+    r = run("show", "laplace.mgf_ab_plus_one.printed", check_rc=0)
+    assert "REFUTED" in r.stdout and "Appendix A.1, Lemma 1" in r.stdout and "latex:" in r.stdout
+    assert run("show", "no.such.claim").returncode == 2
+
+
+def test_latex_command(tmp_path):
+    out = tmp_path / "r.tex"
+    run("latex", "--out", str(out), "--only", "ht.prop4*", "--quiet", check_rc=0)
+    assert r"\end{document}" in out.read_text()
