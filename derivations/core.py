@@ -364,7 +364,7 @@ def random_point(c: Claim, rng: random.Random, max_tries: int = 10_000) -> dict 
 def _numeric(c: Claim, dps: int = 40, seed: int = 20261122) -> Check:
     t0 = time.perf_counter()
     rng = random.Random(seed)
-    worst = mpmath.mpf(0)
+    worst = least = mpmath.mpf(0)
     n = 0
     tol = mpmath.mpf(10) ** (-(dps - 10))
     guard = dps + 15  # both sides are evaluated with guard digits, so agreement is not mere rounding
@@ -386,11 +386,17 @@ def _numeric(c: Claim, dps: int = 40, seed: int = 20261122) -> Check:
                                  f"relative error {mpmath.nstr(err, 3)} at point {n}", cex, n, dps,
                                  mpmath.nstr(worst, 3))
             else:
-                diff = lhs - rhs
-                fails = {"<=": diff > tol, "<": diff >= -tol, ">=": diff < -tol, ">": diff <= tol}
-                if fails[c.relation]:
+                # margin in the claimed direction; a strict inequality needs a margin beyond tol
+                margin = rhs - lhs if c.relation in ("<", "<=") else lhs - rhs
+                least = margin if n == 1 else min(least, margin)
+                if margin < -tol or (c.relation in ("<", ">") and margin <= tol):
                     return Check("numeric", False, time.perf_counter() - t0,
-                                 f"inequality violated at point {n}", cex, n, dps)
+                                 f"inequality violated at point {n} (margin {mpmath.nstr(margin, 3)})",
+                                 cex, n, dps)
+    if c.relation != "==":
+        return Check("numeric", True, time.perf_counter() - t0,
+                     f"{n} random points at {dps} digits, smallest margin {mpmath.nstr(least, 3)}",
+                     None, n, dps)
     return Check("numeric", True, time.perf_counter() - t0,
                  f"{n} random points at {dps} digits, worst relative error {mpmath.nstr(worst, 3)}",
                  None, n, dps, mpmath.nstr(worst, 3))

@@ -367,3 +367,27 @@ formula("bias_correction_finite", (1 - b) * (1 + b) * sp.exp(-mu), (b, mu),
 formula("corrected_factor_variance", relative_variance(b), (b,),
         claims=("ht.corrected_factor_variance", "ht.census_variance_stable"), source=A3,
         doc="Var(w e^X) of the bias-corrected factor, valid for b < 1/2.")
+
+
+# -- behaviour in b (Section 4.4 reads RSE as increasing in b) ------------------------------------
+def _positive_on_half_interval(expr, what) -> Proof:
+    """expr > 0 for 0 < b < 1/2: substitute b = 1/(2(1 + w)), w > 0, factor, and read the sign."""
+    sub = sp.factor(sp.together(expr.subs(b, 1 / (2 * (1 + w_)))))
+    ok = bool(sub.is_positive)
+    return Proof(ok, (f"{what}: with b = 1/(2(1+w)) it factors as {sub}, "
+                      f"{'positive' if ok else 'sign not shown'} for w > 0",))
+
+
+claim(id="ht.corrected_factor_variance_positive", title="Var(c e^X) > 0 for 0 < b < 1/2",
+      source=A3, kind="sign", lhs=relative_variance(b), relation=">",
+      conditions=(sp.Lt(b, sp.Rational(1, 2)),),
+      proof=lambda: _positive_on_half_interval(relative_variance(b), "Var(c e^X)"))
+claim(id="ht.rse_increasing_in_b", title="The analytic RSE increases with b on (0, 1/2)",
+      source=Source(DOC, "Section 4.4 (a higher b means a higher RSE)"), kind="sign",
+      lhs=sp.Derivative(relative_variance(b), b), relation=">", conditions=(sp.Lt(b, sp.Rational(1, 2)),),
+      proof=lambda: _positive_on_half_interval(sp.diff(relative_variance(b), b), "d/db Var(c e^X)"),
+      numeric_points=10, domain={b: (sp.Rational(1, 1000), sp.Rational(499, 1000))},
+      note="The RSE is sqrt(sum y_h^2 Var(c e^X))/|Y|, increasing in each b_h because Var(c e^X) is.")
+claim(id="log_laplace.variance_small_b", title="Var(e^X) ~ 2 e^{2 mu} b^2 as b -> 0 (RSE ~ sqrt(2) b |y|/|Y|)",
+      source=Source(DOC, "Appendix A.1, Lemma 1 with a = 1 and a = 2"), kind="limit",
+      lhs=sp.Limit(log_laplace_variance_stable(b, mu) / b**2, b, 0, "+"), rhs=2 * sp.exp(2 * mu))

@@ -1,0 +1,18 @@
+"""The examples in the numeric docstrings are executed (their values were computed independently
+in the docstrings' comments: e.g. 1/(1 - 1/4) for the log-Laplace mean at b = 1/2)."""
+from __future__ import annotations
+
+import doctest
+
+import pytest
+
+import numeric
+import numeric.ht
+import numeric.laplace
+
+
+@pytest.mark.parametrize("module", [numeric, numeric.laplace, numeric.ht], ids=lambda m: m.__name__)
+def test_docstring_examples(module):
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0
+    assert result.failed == 0
