@@ -73,7 +73,7 @@ def ht_variance(y, pi, pi_ij, perturbed, b, mu=0.0, bias_corrected=True):
 
     >>> import numpy as np
     >>> pi = np.full(3, 2/3); pij = np.full((3, 3), 1/3); np.fill_diagonal(pij, 2/3)  # SRSWOR 2 of 3
-    >>> float(ht_variance([1., 2., 3.], pi, pij, [False, False, False], 0.1))  # N^2 (1 - f) S^2 / n
+    >>> round(float(ht_variance([1., 2., 3.], pi, pij, [False, False, False], 0.1)), 12)  # N^2 (1 - f) S^2 / n
     1.5
     """
     y = as_float("y", y)
