@@ -329,8 +329,14 @@ def _evaluate_at(c: Claim, point: Mapping[sp.Symbol, sp.Expr]) -> tuple[bool, st
     if c.relation == "==":
         if lhs.is_infinite or rhs.is_infinite:
             holds = lhs == rhs
+        elif is_zero(lhs - rhs):
+            holds = True
         else:
-            holds = is_zero(lhs - rhs)
+            # not shown to vanish: refute only if the difference is certainly non-zero
+            diff = sp.N(lhs - rhs, 60)
+            if not diff.is_number or abs(diff) < sp.Float("1e-45"):
+                raise ValueError(f"cannot decide lhs == rhs at the point (difference {diff})")
+            holds = False
     else:
         holds = bool(RELATIONS[c.relation](lhs, rhs))
     return holds, f"lhs = {lhs}, rhs = {rhs}"

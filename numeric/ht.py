@@ -164,6 +164,7 @@ def simulate_rse(y, perturbed, b, reps, rng, return_se=False):
     n = y.shape[0]
     mask = np.asarray(perturbed)
     require(mask.shape == (n,), "perturbed", f"a boolean mask of length {n}")
+    require(np.isin(mask, (0, 1)), "perturbed", "a boolean mask (True for perturbed units)")
     mask = mask.astype(bool)
     b = per_unit("b", b, n)[mask]
     require((b > 0) & (b < 1), "b", "in (0, 1) at every perturbed unit (c = 1 - b^2 must be positive)")
@@ -172,7 +173,8 @@ def simulate_rse(y, perturbed, b, reps, rng, return_se=False):
     rng = as_rng(rng)
     total = np.sum(y)
     require(total != 0, "y", "values with a non-zero total (the RSE divides by it)")
-    yp, c = y[mask], 1.0 - b**2
+    scale = np.max(np.abs(y))  # errors are accumulated for y / scale: no under- or overflow
+    yp, c = y[mask] / scale, 1.0 - b**2
     s2 = s4 = 0.0
     done = 0
     while done < reps:
@@ -183,6 +185,7 @@ def simulate_rse(y, perturbed, b, reps, rng, return_se=False):
         s4 += (e2**2).sum()
         done += k
     mse = s2 / reps
+    total = total / scale
     rse = np.sqrt(mse) / abs(total)
     if not return_se:
         return float(rse)
