@@ -62,6 +62,15 @@ def laplace_mgf(a, b, mu=0.0):
     return scalar_out(np.where(finite, value, np.inf))
 
 
+def _finite_below(kernel, limit, b, mu):
+    """``kernel(b, mu)`` where ``b < limit`` (the moment exists), ``inf`` elsewhere."""
+    b, mu = np.broadcast_arrays(positive("b", b), as_float("mu", mu))
+    finite = b < limit
+    with np.errstate(over="ignore"):
+        value = kernel(np.where(finite, b, limit / 2), mu)
+    return scalar_out(np.where(finite, value, np.inf))
+
+
 @provenance("laplace.mgf", "laplace.mgf_ab_plus_one", "laplace.mgf_ab_above_one")
 def log_laplace_mean(b, mu=0.0):
     r"""Mean of the log-Laplace factor :math:`e^X`, X ~ Laplace(mu, b):
@@ -72,11 +81,7 @@ def log_laplace_mean(b, mu=0.0):
     >>> float(log_laplace_mean(0.5))
     1.3333333333333333
     """
-    b, mu = np.broadcast_arrays(positive("b", b), as_float("mu", mu))
-    finite = b < 1
-    with np.errstate(over="ignore"):
-        value = gen.log_laplace_mean_finite(np.where(finite, b, 0.5), mu)
-    return scalar_out(np.where(finite, value, np.inf))
+    return _finite_below(gen.log_laplace_mean_finite, 1.0, b, mu)
 
 
 @provenance("log_laplace.variance_stable", "ht.second_moment_infinite_at_half", "ht.corollary3")
@@ -94,11 +99,7 @@ def log_laplace_variance(b, mu=0.0):
     >>> float(log_laplace_variance(0.25))  # 1/(1 - 1/4) - 1/(1 - 1/16)^2
     0.195555555555555...
     """
-    b, mu = np.broadcast_arrays(positive("b", b), as_float("mu", mu))
-    finite = b < 0.5
-    with np.errstate(over="ignore"):
-        value = gen.log_laplace_variance_finite(np.where(finite, b, 0.25), mu)
-    return scalar_out(np.where(finite, value, np.inf))
+    return _finite_below(gen.log_laplace_variance_finite, 0.5, b, mu)
 
 
 @provenance("ht.prop4_unbiased", "ht.prop4_unique")
