@@ -24,6 +24,8 @@ BANNER = '''\
 # `dpderive codegen --check` (run by the test suite) fails when this file is stale.
 """Numeric kernels generated from verified SymPy expressions (no input validation here;
 the public functions of :mod:`numeric` validate domains and handle infinities)."""
+import functools  # noqa: F401  (the printer writes Max/Min as functools.reduce)
+
 import numpy
 
 '''

@@ -6,9 +6,13 @@ Every public function names the claims it rests on in ``fn.__claims__``.
 >>> float(laplace_mgf(0.5, 1.0))
 1.3333333333333333
 """
+from .bruteforce import delta_bruteforce
 from .ht import census_rse, ht_variance, simulate_rse
+from .ht_mechanism import (density_ratio, density_ratio_derivative, ht_atoms, laplace_mechanism_delta,
+                           mixture_density)
 from .laplace import (bias_correction, laplace_cdf, laplace_mgf, laplace_pdf, log_laplace_mean,
                       log_laplace_variance)
 
-__all__ = ["bias_correction", "census_rse", "ht_variance", "laplace_cdf", "laplace_mgf", "laplace_pdf",
-           "log_laplace_mean", "log_laplace_variance", "simulate_rse"]
+__all__ = ["bias_correction", "census_rse", "delta_bruteforce", "density_ratio", "density_ratio_derivative",
+           "ht_atoms", "ht_variance", "laplace_cdf", "laplace_mechanism_delta", "laplace_mgf", "laplace_pdf",
+           "log_laplace_mean", "log_laplace_variance", "mixture_density", "simulate_rse"]

@@ -3,6 +3,8 @@
 # `dpderive codegen --check` (run by the test suite) fails when this file is stale.
 """Numeric kernels generated from verified SymPy expressions (no input validation here;
 the public functions of :mod:`numeric` validate domains and handle infinities)."""
+import functools  # noqa: F401  (the printer writes Max/Min as functools.reduce)
+
 import numpy
 
 PROVENANCE = {
@@ -13,6 +15,11 @@ PROVENANCE = {
     'log_laplace_variance_finite': ('log_laplace.variance_stable',),
     'bias_correction_finite': ('ht.prop4_unbiased', 'ht.prop4_unique'),
     'corrected_factor_variance': ('ht.corrected_factor_variance', 'ht.census_variance_stable'),
+    'laplace_mechanism_delta': ('htm.census.delta',),
+    'mixture_ratio_interval': ('htm.ratio.interval_form',),
+    'mixture_ratio_interval_derivative': ('htm.ratio.derivative',),
+    'srs_binary_pmf_ratio': ('htm.r8.pmf_ratio',),
+    'srs_binary_epsilon0_finite': ('htm.r9.epsilon0',),
 }
 HASHES = {
     'laplace_pdf': 'ae7bd522d0c9af71',
@@ -22,6 +29,11 @@ HASHES = {
     'log_laplace_variance_finite': '05d62eb328c58bfa',
     'bias_correction_finite': '28de69e844cc1263',
     'corrected_factor_variance': 'e530b6787938196a',
+    'laplace_mechanism_delta': '67367289609b881d',
+    'mixture_ratio_interval': '3d02ae374bc710f3',
+    'mixture_ratio_interval_derivative': '1b50980d98372fc2',
+    'srs_binary_pmf_ratio': '5a36c60ef5b827e4',
+    'srs_binary_epsilon0_finite': 'c8a20df972a17754',
 }
 
 
@@ -100,3 +112,58 @@ def corrected_factor_variance(b):
     Expression hash: e530b6787938196a
     """
     return b**2*(b**2 + 2)/((1 - 2*b)*(2*b + 1))
+
+
+def laplace_mechanism_delta(epsilon, Delta, b):
+    """delta(eps) of the Laplace mechanism with sensitivity Delta and scale b: max(0, 1 - e^{(eps - Delta/b)/2}).
+
+    Source: 000_3f4b38deb4c4e7bd.txt, Section 1.4, census design.
+    Proved by: htm.census.delta.
+    Expression: Max(0, 1 - exp(-Delta/(2*b) + epsilon/2))
+    Expression hash: 67367289609b881d
+    """
+    return functools.reduce(numpy.maximum, [0, 1 - numpy.exp(-1/2*Delta/b + (1/2)*epsilon)])
+
+
+def mixture_ratio_interval(z, u_minus, u_plus, v_minus, v_plus, b):
+    """f_x/f_x' between consecutive atoms: (u^- e^{z/b} + u^+ e^{-z/b})/(v^- e^{z/b} + v^+ e^{-z/b}), v = u' the coefficients of x'.
+
+    Source: 000_3f4b38deb4c4e7bd.txt, Section 2.2.2, proof of Result 6.
+    Proved by: htm.ratio.interval_form.
+    Expression: (u_minus*exp(z/b) + u_plus*exp(-z/b))/(v_minus*exp(z/b) + v_plus*exp(-z/b))
+    Expression hash: 3d02ae374bc710f3
+    """
+    return (u_minus*numpy.exp(z/b) + u_plus*numpy.exp(-z/b))/(v_minus*numpy.exp(z/b) + v_plus*numpy.exp(-z/b))
+
+
+def mixture_ratio_interval_derivative(z, u_minus, u_plus, v_minus, v_plus, b):
+    """d/dz of mixture_ratio_interval: 2 (u^- v^+ - u^+ v^-)/(b (v^- e^{z/b} + v^+ e^{-z/b})^2).
+
+    Source: 000_3f4b38deb4c4e7bd.txt, Section 2.2.2, proof of Result 6.
+    Proved by: htm.ratio.derivative.
+    Expression: (2*u_minus*v_plus - 2*u_plus*v_minus)/(b*(v_minus*exp(z/b) + v_plus*exp(-z/b))**2)
+    Expression hash: 1b50980d98372fc2
+    """
+    return (2*u_minus*v_plus - 2*u_plus*v_minus)/(b*(v_minus*numpy.exp(z/b) + v_plus*numpy.exp(-z/b))**2)
+
+
+def srs_binary_pmf_ratio(y, t, N, n):
+    """f_t(y)/f_{t+1}(y) for simple random sampling on binary data (hypergeometric laws).
+
+    Source: 000_3f4b38deb4c4e7bd.txt, Section 2.3, Result 8 and its proof.
+    Proved by: htm.r8.pmf_ratio.
+    Expression: (N - t)*(t - y + 1)/((t + 1)*(N - n - t + y))
+    Expression hash: 5a36c60ef5b827e4
+    """
+    return (N - t)*(t - y + 1)/((t + 1)*(N - n - t + y))
+
+
+def srs_binary_epsilon0_finite(N, n, m_t, M_t):
+    """eps_{Z_0}(0) of SRS on binary data when min(m_t, N - M_t) >= n (else +oo).
+
+    Source: 000_3f4b38deb4c4e7bd.txt, Section 2.3, Result 9.
+    Proved by: htm.r9.epsilon0.
+    Expression: log(Max((m_t + 1)/(m_t - n + 1), (-M_t + N + 1)/(-M_t + N - n + 1)))
+    Expression hash: c8a20df972a17754
+    """
+    return numpy.log(functools.reduce(numpy.maximum, [(m_t + 1)/(m_t - n + 1), (-M_t + N + 1)/(-M_t + N - n + 1)]))

@@ -7,11 +7,14 @@ import doctest
 import pytest
 
 import numeric
+import numeric.bruteforce
 import numeric.ht
+import numeric.ht_mechanism
 import numeric.laplace
 
 
-@pytest.mark.parametrize("module", [numeric, numeric.laplace, numeric.ht], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [numeric, numeric.laplace, numeric.ht, numeric.ht_mechanism, numeric.bruteforce],
+                         ids=lambda m: m.__name__)
 def test_docstring_examples(module):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0
