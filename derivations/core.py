@@ -179,7 +179,8 @@ class Verdict:
             return False
         if self.expected:
             return self.holds
-        return any(not c.passed and c.counterexample for c in self.checks)
+        # a closed statement (no free symbols) is refuted with an empty counterexample
+        return any(not c.passed and c.counterexample is not None for c in self.checks)
 
     @property
     def method(self) -> str:
@@ -202,7 +203,7 @@ class Verdict:
 
     @property
     def counterexample(self) -> dict[str, str] | None:
-        return next((c.counterexample for c in self.checks if c.counterexample), None)
+        return next((c.counterexample for c in self.checks if c.counterexample is not None), None)
 
     def as_dict(self) -> dict:
         return {"checks": [dataclasses.asdict(c) for c in self.checks], "ok": self.ok,

@@ -474,6 +474,151 @@ register(Claim(
          "must leave infinitely many values to x_j."))
 
 
+# -- Results 2 (second part) and 3: when is eps(0) infinite? ----------------------------------------
+def _small_designs():
+    """Every non-empty family of subsets of {0, 1} (N = 2) and of {0} (N = 1), equal and unequal weights,
+    keeping the designs in which every unit can be sampled."""
+    for N in (1, 2):
+        subsets = [frozenset(c) for r in range(N + 1) for c in itertools.combinations(range(N), r)]
+        for k in range(1, len(subsets) + 1):
+            for fam in itertools.combinations(subsets, k):
+                for w in ([1] * k, list(range(1, k + 1))):
+                    design = [(Fraction(a, sum(w)), s) for a, s in zip(w, fam)]
+                    pi = {j: sum((p for p, s in design if j in s), Fraction(0)) for j in range(N)}
+                    if all(pi[j] > 0 for j in range(N)):
+                        yield N, design, pi
+
+
+def _domains():
+    """(N, design, V, m_t, M_t, binding, X, supports) for every small design, value set V of
+    {-1, 0, 1, 2} with at least two values, and interval of attainable totals [m_t, M_t]."""
+    values = (-1, 0, 1, 2)
+    for N, design, pi in _small_designs():
+        for r in range(2, len(values) + 1):
+            for V in itertools.combinations(values, r):
+                pts = list(itertools.product(V, repeat=N))
+                supp = {x: frozenset(ht(x, s, pi) for p, s in design) for x in pts}
+                totals = sorted({sum(x) for x in pts})
+                for a, lo in enumerate(totals):
+                    for hi in totals[a:]:
+                        X = [x for x in pts if lo <= sum(x) <= hi]
+                        yield N, design, V, lo, hi, (lo, hi) == (totals[0], totals[-1]), X, supp
+
+
+def _sections(X, N):
+    """For each (i, x): the x' of X equal to x except possibly at unit i (x included)."""
+    inX = set(X)
+    for x in X:
+        for i in range(N):
+            yield i, x, [x[:i] + (v,) + x[i + 1:] for v in {y[i] for y in X} if x[:i] + (v,) + x[i + 1:] in inX]
+
+
+def _eps0_infinite(X, N, supp) -> bool:
+    return any(supp[x] != supp[y] for i, x, sec in _sections(X, N) for y in sec)
+
+
+def _result3_enum() -> Enumeration:
+    n = applies = printed_fails = 0
+    for N, design, V, lo, hi, binding, X, supp in _domains():
+        n += 1
+        with_i = {i: sum(1 for p, s in design if p > 0 and i in s) for i in range(N)}
+        secs = list(_sections(X, N))
+        infinite = _eps0_infinite(X, N, supp)
+        if any(len(sec) > len(supp[x]) for i, x, sec in secs):
+            applies += 1
+            if not infinite:
+                return Enumeration(False, n, "corrected condition holds but eps(0) is finite",
+                                   {"design": str(design), "V": str(V), "totals": f"[{lo}, {hi}]"})
+        if any(len(sec) > with_i[i] for i, x, sec in secs) and not infinite:
+            printed_fails += 1
+    return Enumeration(True, n, f"every design on N <= 2 units (all families of samples, two weightings), value "
+                                f"sets of {{-1, 0, 1, 2}}, all intervals of totals; the condition holds in {applies} "
+                                f"domains, always with eps(0) = oo; the printed condition holds with a finite eps(0) "
+                                f"in {printed_fails} domains")
+
+
+def _result2b_enum() -> Enumeration:
+    n = 0
+    for N, design, V, lo, hi, binding, X, supp in _domains():
+        p_empty = sum((p for p, s in design if not s), Fraction(0))
+        if binding and p_empty < 1 and len(V) >= 2 ** N:
+            n += 1
+            if not _eps0_infinite(X, N, supp):
+                return Enumeration(False, n, "eps(0) finite", {"design": str(design), "V": str(V)})
+    return Enumeration(True, n, "X = V^N (no binding total), every design on N <= 2 units with p(empty) < 1, "
+                                "every V of {-1, 0, 1, 2} with card(V) >= 2^N")
+
+
+RESULT3 = Claim(
+    id="htm.r3.corrected",
+    title="Result 3 (corrected): if card{x' in X: x'_{-i} = x_{-i}} > card supp f_{Z_0|X=x} for some i with p_i > 0 "
+          "and some x, then eps_{Z_0,X}(0) = +oo",
+    source=_src("Section 2.1, Result 3"), kind="identity", lhs=sp.Symbol(r"\varepsilon_{Z_0,X}(0)"), rhs=sp.oo,
+    enumeration=_result3_enum,
+    note="Pigeonhole: for a sample s0 containing i, x'_i -> t(x', s0) is injective, so among more candidates than "
+         "atoms of f_x one x' puts the atom t(x', s0) outside supp f_x; then supp f_x' is not in supp f_x and "
+         "eps(0, x', x) = oo (Result 5). card supp f_x <= card{s: p(s) > 0}, all samples, not only those "
+         "containing i.")
+_EX = [(Fraction(1, 3), frozenset()), (Fraction(1, 3), frozenset({0})), (Fraction(1, 3), frozenset({1}))]
+
+
+def _example_eps0(values) -> sp.Expr:
+    """ln max ratio over the neighbouring pairs of X = {x in values^2: 1 <= t(x) <= 2} (supports all {0, 3})."""
+    X = [x for x in itertools.product(values, repeat=2) if 1 <= sum(x) <= 2]
+    best = Fraction(1)
+    for x in X:
+        for y in X:
+            if sum(a != c for a, c in zip(x, y)) == 1:
+                f, g = pmf(_EX, x), pmf(_EX, y)
+                assert set(f) == set(g)
+                best = max(best, max(f[a] / g[a] for a in f))
+    return sp.log(sp.Rational(best.numerator, best.denominator))
+
+
+_EX_NOTE = ("Design: p(empty) = p({1}) = p({2}) = 1/3 on N = 2 units (p_1 = p_2 = 1/3); X = {x in {0,1}^2: "
+            "1 <= t(x) <= 2} = {(0,1), (1,0), (1,1)}. Every f_{Z_0|X=x} has support {0, 3}: (0,1) and (1,0) put mass "
+            "2/3 on 0, (1,1) puts 2/3 on 3, so eps_{Z_0,X}(0) = ln 2 (lhs, computed from the laws).")
+erratum("htm.r3.corrected",
+        printed=Claim(id="htm.r3.printed",
+                      title="Result 3 as printed: card{x' in X: x'_{-i} = x_{-i}} > card{s: p(s) > 0, i in s} "
+                            "=> eps_{Z_0,X}(0) = +oo",
+                      source=_src("Section 2.1, Result 3"), kind="identity", lhs=_example_eps0((0, 1)), rhs=sp.oo,
+                      counterexample={},
+                      note=_EX_NOTE + " Unit 1, x = (1, 1): two candidates (0, 1), (1, 1) > one sample containing "
+                                      "unit 1, so the printed condition holds."),
+        corrected=RESULT3,
+        explanation="Counting only the samples that contain i is not enough: the samples without i also place "
+                    "atoms, and the candidates' atoms can land on them. In the example the changed atom moves "
+                    "between 0 (the empty sample's atom) and 3 (the other unit's atom), so every neighbouring pair "
+                    "has the same support and eps(0) = ln 2. The pigeonhole argument needs more candidates than atoms "
+                    "of f_x (at most the number of samples of positive probability); with that condition the "
+                    "conclusion is checked on every domain of the enumeration.")
+R2B = Claim(
+    id="htm.r2.not_pure_unconstrained",
+    title="Result 2, second part, for X = X_1^N (no binding total): p(empty) < 1 and card X_1 >= 2^N => "
+          "eps_{Z_0,X}(0) = +oo",
+    source=_src("Section 2.1, Result 2 (second statement)"), kind="identity",
+    lhs=sp.Symbol(r"\varepsilon_{Z_0,X}(0)"), rhs=sp.oo, enumeration=_result2b_enum,
+    note="Checked exhaustively on small designs only (N <= 2); no general proof is given here. With a binding "
+         "total constraint the statement fails (erratum htm.r2.not_pure); htm.r3.corrected gives a sufficient "
+         "condition that holds for every domain.")
+erratum("htm.r2.not_pure",
+        printed=Claim(id="htm.r2.not_pure.printed",
+                      title="Result 2, second part, as printed (X with a total constraint): p(empty) < 1 and "
+                            "card X_1 >= 2^N => eps_{Z_0,X}(0) = +oo",
+                      source=_src("Section 2.1, Result 2 (second statement)"), kind="identity",
+                      lhs=_example_eps0((-2, -1, 0, 1)), rhs=sp.oo, counterexample={},
+                      note=_EX_NOTE.replace("{0,1}^2", "X_1^2").replace("X_1^2", "X_1^2, X_1 = {-2, -1, 0, 1}", 1)
+                      .replace("{(0,1), (1,0), (1,1)}", "{(0,1), (1,0), (1,1)} (the other values give totals "
+                               "outside [1, 2])")),
+        corrected=R2B,
+        explanation="The domain X of Section 1.2 restricts the population total to [m_t, M_t]; then card X_1 >= 2^N "
+                    "does not give many candidates for one unit given the others. With X_1 = {-2, -1, 0, 1} "
+                    "(4 = 2^2 values), p(empty) = 1/3 and totals in [1, 2], X is {(0,1), (1,0), (1,1)} and "
+                    "eps(0) = ln 2 is finite. Without a binding total constraint the statement holds on every "
+                    "small design enumerated.")
+
+
 def _result4_enum() -> Enumeration:
     n = avoid = 0
     for name, design, x, xp, i in neighbour_pairs():

@@ -98,7 +98,8 @@ def latex_document(verdicts: dict[str, Verdict]) -> str:
             continue
         vp = verdicts[e.printed.id]
         cex = ", ".join(f"${k} = {v}$" for k, v in
-                        ((tex_escape(str(k)), str(val)) for k, val in e.printed.counterexample.items()))
+                        ((tex_escape(str(k)), str(val)) for k, val in e.printed.counterexample.items())) \
+            or "the closed statement itself (see the claim's note)"
         body.append(f"\\subsection*{{{tex_escape(e.id)}}}\n\\noindent\\emph{{Source:}} "
                     f"{tex_escape(str(e.source))}.\n\n\\noindent\\emph{{As printed}} "
                     f"({tex_escape(vp.label)}):\n" + display_math(e.printed.latex())

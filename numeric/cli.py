@@ -59,7 +59,7 @@ def cmd_verify(args) -> int:
         vp = by_id[e.printed.id]
         print(f"* {e.id}  [{e.source}]  printed statement {vp.label}")
         print(f"    printed:        {e.printed.statement}")
-        cex = ", ".join(f"{k} = {v}" for k, v in e.printed.counterexample.items())
+        cex = ", ".join(f"{k} = {v}" for k, v in e.printed.counterexample.items()) or "the closed statement itself"
         print(f"    counterexample: {cex}  ({vp.checks[0].detail if vp.checks else ''})")
         vc = by_id.get(e.corrected.id)
         print(f"    corrected:      {e.corrected.statement}  [{vc.label if vc else 'not run'}]")
