@@ -5,6 +5,8 @@ import datetime
 import re
 from collections import OrderedDict
 
+import sympy as sp
+
 from .core import Claim, Verdict, all_claims, all_errata
 
 _TEX_ESCAPES = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "_": r"\_", "^": r"\^{}",
@@ -98,7 +100,7 @@ def latex_document(verdicts: dict[str, Verdict]) -> str:
             continue
         vp = verdicts[e.printed.id]
         cex = ", ".join(f"${k} = {v}$" for k, v in
-                        ((tex_escape(str(k)), str(val)) for k, val in e.printed.counterexample.items())) \
+                        ((sp.latex(k), sp.latex(val)) for k, val in e.printed.counterexample.items())) \
             or "the closed statement itself (see the claim's note)"
         body.append(f"\\subsection*{{{tex_escape(e.id)}}}\n\\noindent\\emph{{Source:}} "
                     f"{tex_escape(str(e.source))}.\n\n\\noindent\\emph{{As printed}} "
