@@ -12,7 +12,9 @@ from .ht_mechanism import (density_ratio, density_ratio_derivative, ht_atoms, la
                            mixture_density)
 from .laplace import (bias_correction, laplace_cdf, laplace_mgf, laplace_pdf, log_laplace_mean,
                       log_laplace_variance)
+from .srs_binary import srs_binary_delta0, srs_binary_epsilon0, srs_binary_log_pmf, srs_binary_pmf_ratio
 
 __all__ = ["bias_correction", "census_rse", "delta_bruteforce", "density_ratio", "density_ratio_derivative",
            "ht_atoms", "ht_variance", "laplace_cdf", "laplace_mechanism_delta", "laplace_mgf", "laplace_pdf",
-           "log_laplace_mean", "log_laplace_variance", "mixture_density", "simulate_rse"]
+           "log_laplace_mean", "log_laplace_variance", "mixture_density", "simulate_rse", "srs_binary_delta0",
+           "srs_binary_epsilon0", "srs_binary_log_pmf", "srs_binary_pmf_ratio"]
