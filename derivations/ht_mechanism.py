@@ -64,29 +64,33 @@ RATIOS = (Fraction(1), Fraction(3, 2), Fraction(4))     # rational values of e^e
 
 
 _LAWS: dict = {}
+_PI: dict = {}
+
+
+def _cached(cache: dict, design, key, compute):
+    """Memoise per design object: the entry keeps the design alive, so its id cannot be reused."""
+    entry = cache.get((id(design), key))
+    if entry is None or entry[0] is not design:
+        entry = (design, compute())
+        cache[(id(design), key)] = entry
+    return entry[1]
+
+
+def _inclusion(design) -> dict[int, Fraction]:
+    return _cached(_PI, design, None, lambda: inclusion(design))
 
 
 def pmf(design, x) -> dict[Fraction, Fraction]:
     """The law of t(x, S): atom -> probability, exact (cached: the enumerations revisit each x)."""
-    key = (id(design), tuple(x))
-    if key not in _LAWS:
+    def law():
         pi = _inclusion(design)
         f: dict[Fraction, Fraction] = {}
         for p, s in design:
             if p > 0:
                 a = ht(x, s, pi)
                 f[a] = f.get(a, Fraction(0)) + p
-        _LAWS[key] = f
-    return _LAWS[key]
-
-
-_PI: dict = {}
-
-
-def _inclusion(design) -> dict[int, Fraction]:
-    if id(design) not in _PI:
-        _PI[id(design)] = inclusion(design)
-    return _PI[id(design)]
+        return f
+    return _cached(_LAWS, design, tuple(x), law)
 
 
 def delta0(f: dict, g: dict, c: Fraction) -> Fraction:
@@ -524,7 +528,9 @@ def _result3_enum() -> Enumeration:
         with_i = {i: sum(1 for p, s in design if p > 0 and i in s) for i in range(N)}
         secs = list(_sections(X, N))
         infinite = _eps0_infinite(X, N, supp)
-        if any(len(sec) > len(supp[x]) for i, x, sec in secs):
+        without_i = {(i, x): len({ht(x, s, _inclusion(design)) for p, s in design if p > 0 and i not in s})
+                     for i, x, sec in secs}
+        if any(len(sec) > 1 + without_i[(i, x)] or len(sec) > len(supp[x]) for i, x, sec in secs):
             applies += 1
             if not infinite:
                 return Enumeration(False, n, "corrected condition holds but eps(0) is finite",
@@ -551,14 +557,17 @@ def _result2b_enum() -> Enumeration:
 
 RESULT3 = Claim(
     id="htm.r3.corrected",
-    title="Result 3 (corrected): if card{x' in X: x'_{-i} = x_{-i}} > card supp f_{Z_0|X=x} for some i with p_i > 0 "
-          "and some x, then eps_{Z_0,X}(0) = +oo",
+    title="Result 3 (corrected): if, for some i and x, card{x' in X: x'_{-i} = x_{-i}} > 1 + card{t(x,s): s not ni i, "
+          "p(s) > 0}, then eps_{Z_0,X}(0) = +oo",
     source=_src("Section 2.1, Result 3"), kind="identity", lhs=sp.Symbol(r"\varepsilon_{Z_0,X}(0)"), rhs=sp.oo,
     enumeration=_result3_enum,
-    note="Pigeonhole: for a sample s0 containing i, x'_i -> t(x', s0) is injective, so among more candidates than "
-         "atoms of f_x one x' puts the atom t(x', s0) outside supp f_x; then supp f_x' is not in supp f_x and "
-         "eps(0, x', x) = oo (Result 5). card supp f_x <= card{s: p(s) > 0}, all samples, not only those "
-         "containing i.")
+    note="Argument: let c_1 < ... < c_k be the values x'_i/p_i over the section, B the atoms of the samples "
+         "without i (the same for every x' of the section) and A the atoms t_{-i}(x, s), s containing i, so "
+         "supp f_x' = B u (A + c). If all k supports were equal to S = B u (A + c_1), the k - 1 points max A + c_j, "
+         "j >= 2, exceed max(A + c_1) and so lie in B: k - 1 <= card B. Hence k > 1 + card B forces two "
+         "neighbours with different supports, i.e. eps(0, x', x'') = oo (Result 5). The weaker condition "
+         "k > card supp f_x (pigeonhole on one sample containing i) is checked too; the printed condition "
+         "counts only the samples containing i.")
 _EX = [(Fraction(1, 3), frozenset()), (Fraction(1, 3), frozenset({0})), (Fraction(1, 3), frozenset({1}))]
 
 
@@ -599,9 +608,10 @@ R2B = Claim(
           "eps_{Z_0,X}(0) = +oo",
     source=_src("Section 2.1, Result 2 (second statement)"), kind="identity",
     lhs=sp.Symbol(r"\varepsilon_{Z_0,X}(0)"), rhs=sp.oo, enumeration=_result2b_enum,
-    note="Checked exhaustively on small designs only (N <= 2); no general proof is given here. With a binding "
-         "total constraint the statement fails (erratum htm.r2.not_pure); htm.r3.corrected gives a sufficient "
-         "condition that holds for every domain.")
+    note="Follows from htm.r3.corrected: without a binding total, a section has card X_1 >= 2^N candidates and "
+         "at most 2^{N-1} samples avoid unit i, so for N >= 2, 2^N > 1 + 2^{N-1} >= 1 + card B; for N = 1, "
+         "supp f_x = {0, x/p} (or {x/p}) differs for any two values. Checked exhaustively on designs with N <= 2. "
+         "With a binding total constraint the statement fails (erratum htm.r2.not_pure).")
 erratum("htm.r2.not_pure",
         printed=Claim(id="htm.r2.not_pure.printed",
                       title="Result 2, second part, as printed (X with a total constraint): p(empty) < 1 and "

@@ -350,7 +350,7 @@ claim(id="ht.rse_first_principles",
       source=RSE, kind="identity",
       lhs=expectation((((1 - b**2) * sp.exp(x) - 1) * y) ** 2, mu=0), rhs=y**2 * relative_variance(b),
       conditions=(sp.Lt(b, sp.Rational(1, 2)),), proof=_prove_rse, numeric_points=4,
-      domain={b: (sp.Rational(1, 100), sp.Rational(49, 100)), y: (-10, 10)},
+      domain={b: (sp.Rational(1, 100), sp.Rational(49, 100)), y: (-10, 10)}, budget=180,
       note="The corrected estimator is unbiased (Proposition 4), so RMSE/Y of algorithm 4.3.1 "
            "estimates sqrt(Var)/Y, the analytic RSE.")
 
