@@ -19,7 +19,6 @@ exactly on designs with unequal inclusion probabilities.
 from __future__ import annotations
 
 import itertools
-from fractions import Fraction
 
 import sympy as sp
 

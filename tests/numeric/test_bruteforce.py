@@ -9,7 +9,6 @@ References (none uses the closed-form split of the code under test):
 """
 from __future__ import annotations
 
-import doctest
 import itertools
 from collections import Counter
 from fractions import Fraction as F
@@ -18,7 +17,6 @@ import mpmath
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import numeric.bruteforce
 from numeric.bruteforce import delta_bruteforce
 
 
@@ -301,9 +299,3 @@ def test_large_atoms_srs_matches_pmf():
         at0 = delta_bruteforce(samples, probs, x, y, eps, 0)
         assert 0 < at0 <= 0.5
         assert delta_bruteforce(samples, probs, x, y, eps, 0.01) == pytest.approx(at0, rel=1e-12)
-
-
-# -- doctest ------------------------------------------------------------------------------------------
-def test_docstring_examples():
-    result = doctest.testmod(numeric.bruteforce, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted > 0 and result.failed == 0

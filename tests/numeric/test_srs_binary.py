@@ -10,7 +10,6 @@ References (none reuses the code under test):
 """
 from __future__ import annotations
 
-import doctest
 import itertools
 import math
 from fractions import Fraction as F
@@ -22,7 +21,6 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from scipy.special import gammaln
 
-import numeric.srs_binary
 from numeric.srs_binary import (_pair_deltas, srs_binary_delta0, srs_binary_epsilon0, srs_binary_log_pmf,
                                 srs_binary_pmf_ratio)
 
@@ -497,13 +495,6 @@ def test_delta0_shapes():
 def test_bad_input_names_the_parameter(call, match):
     with pytest.raises(ValueError, match=match):
         call()
-
-
-# -- docstrings ---------------------------------------------------------------------------------------
-def test_docstring_examples():
-    result = doctest.testmod(numeric.srs_binary, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted > 0
-    assert result.failed == 0
 
 
 def test_claims_attached():
