@@ -904,7 +904,6 @@ erratum("htm.r7.result7_smaller",
 def _window_check() -> Enumeration:
     n = 0
     for name, design, x, xp, i, r in _cases(bases=BASES[:1]):
-        pi = inclusion(design)
         R = ExactRatio(design, x, xp, r)
         with_i = [k for k, (p, s) in enumerate(R.design) if i in s]
         lo = min(min(R.ax[k], R.axp[k]) for k in with_i)
