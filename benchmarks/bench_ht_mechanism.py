@@ -11,23 +11,14 @@ Run:  python benchmarks/bench_ht_mechanism.py
 from __future__ import annotations
 
 import itertools
-import time
 
 import mpmath
 import numpy as np
 from scipy.special import gammaln
 from scipy.stats import hypergeom
 
+from _timing import best_of
 from numeric import delta_bruteforce, ht_atoms, srs_binary_log_pmf
-
-
-def best_of(fn, repeat=3):
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
 
 
 def naive_log_pmf(y, t, N, n):
@@ -51,8 +42,8 @@ def hypergeometric():
         # y around the mode, within 6 standard deviations (where the pmf is not negligible)
         sd = np.sqrt(n * 0.25)
         y = np.clip(np.rint(t * n / N + rng.normal(0, 2 * sd, t.size)), 0, n).astype(np.int64)
-        times = (best_of(lambda: srs_binary_log_pmf(y, t, N, n)),
-                 best_of(lambda: naive_log_pmf(y, t, N, n)),
+        times = (best_of(lambda: srs_binary_log_pmf(y, t, N, n), repeat=3),
+                 best_of(lambda: naive_log_pmf(y, t, N, n), repeat=3),
                  best_of(lambda: hypergeom.logpmf(y, N, t, n), repeat=1))
         idx = rng.choice(t.size, 200, replace=False)
         ref = np.array([float(mpmath.log(mp_pmf(int(y[k]), int(t[k]), N, n))) for k in idx])
@@ -86,7 +77,7 @@ def delta_exact_vs_quadrature():
         x = [float(v) for v in np.arange(N) % 3]
         xp = list(x)
         xp[0] += 2.0
-        t_closed = best_of(lambda: delta_bruteforce(samples, probs, x, xp, 0.5, 1.0))
+        t_closed = best_of(lambda: delta_bruteforce(samples, probs, x, xp, 0.5, 1.0), repeat=3)
         t_quad = best_of(lambda: quad_delta(samples, probs, x, xp, 0.5, 1.0), repeat=1)
         diff = abs(delta_bruteforce(samples, probs, x, xp, 0.5, 1.0) - quad_delta(samples, probs, x, xp, 0.5, 1.0))
         print(f"{f'SRS {N}/{n}':>12} {t_closed:>11.4f} {t_quad:>9.3f} {t_quad / t_closed:>8.0f}x {diff:>9.1e}")

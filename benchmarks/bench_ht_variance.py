@@ -9,11 +9,11 @@ Run:  python benchmarks/bench_ht_variance.py
 """
 from __future__ import annotations
 
-import time
 
 import mpmath
 import numpy as np
 
+from _timing import best_of
 from numeric import ht_variance, log_laplace_variance
 
 
@@ -29,15 +29,6 @@ def printed_prop2(y, pi, pij, a, b):
                 total += (w[i] * w[j] * y[i] * y[j] / ((1 - a[i] * b[i] ** 2) * (1 - a[j] * b[j] ** 2))
                           * (pij[i, j] / (pi[i] * pi[j]) - 1))
     return total
-
-
-def best_of(fn, repeat=5):
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
 
 
 def speed():

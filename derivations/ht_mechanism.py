@@ -109,6 +109,12 @@ def neighbour_pairs(designs=DESIGNS):
                         yield name, design, x, x[:i] + (v,) + x[i + 1:], i
 
 
+def pair_laws(designs=DESIGNS):
+    """(name, design, x, x', i, f_x, f_x') for every neighbouring pair of :func:`neighbour_pairs`."""
+    for name, design, x, xp, i in neighbour_pairs(designs):
+        yield name, design, x, xp, i, pmf(design, x), pmf(design, xp)
+
+
 def _fail(n: int, why: str, name, x, xp, i=None, **extra) -> Enumeration:
     cex = {"design": name, "x": str(x), "x'": str(xp)}
     if i is not None:
@@ -201,8 +207,7 @@ _EVENT_DESIGNS = (DESIGNS[0], DESIGNS[2], DESIGNS[4])
 
 def _event_form_enum() -> Enumeration:
     n = 0
-    for name, design, x, xp, i in neighbour_pairs(_EVENT_DESIGNS):
-        f, g = pmf(design, x), pmf(design, xp)
+    for name, design, x, xp, i, f, g in pair_laws(_EVENT_DESIGNS):
         atoms = sorted(set(f) | set(g))
         if len(atoms) > 8:
             continue
@@ -223,10 +228,9 @@ def _event_form_enum() -> Enumeration:
 
 
 def _prove_event_form() -> Proof:
-    u = sp.Symbol("u", real=True)
     pos, neg = sp.Symbol("v", positive=True), sp.Symbol("v", nonpositive=True)
     ok = (sp.Max(pos, 0) - pos == 0) and (sp.Max(neg, 0) == 0)
-    return Proof(ok, (f"(u)_+ = u on {{u > 0}} and 0 elsewhere (checked on both signs of {u}), so "
+    return Proof(ok, ("(u)_+ = u on {u > 0} and 0 elsewhere (checked on both signs of u), so "
                       "int (f - e^eps f')_+ = int_A (f - e^eps f') = P(A) - e^eps P'(A) with A = {f - e^eps f' > 0}; "
                       "for any event B, int_B (f - e^eps f') <= int (f - e^eps f')_+, so this delta is the least "
                       "delta with P(B) <= e^eps P'(B) + delta for every B",))
@@ -631,9 +635,8 @@ erratum("htm.r2.not_pure",
 
 def _result4_enum() -> Enumeration:
     n = avoid = 0
-    for name, design, x, xp, i in neighbour_pairs():
+    for name, design, x, xp, i, f, g in pair_laws():
         pi = _inclusion(design)
-        f, g = pmf(design, x), pmf(design, xp)
         n += 1
         with_i = {}
         for p, s in design:
@@ -667,8 +670,7 @@ register(Claim(
 
 def _corollary_printed_enum() -> Enumeration:
     n = disjoint = 0
-    for name, design, x, xp, i in neighbour_pairs():
-        f, g = pmf(design, x), pmf(design, xp)
+    for name, design, x, xp, i, f, g in pair_laws():
         n += 1
         if not set(f) & set(g):
             disjoint += 1
@@ -697,8 +699,7 @@ register(Claim(
 
 def _result5_enum() -> Enumeration:
     n = inf_cases = 0
-    for name, design, x, xp, i in neighbour_pairs():
-        f, g = pmf(design, x), pmf(design, xp)
+    for name, design, x, xp, i, f, g in pair_laws():
         n += 1
         outside = sum((f[a] for a in f if a not in g), Fraction(0))
         if outside:

@@ -221,8 +221,7 @@ def _eps_enum() -> Enumeration:
                     count += 1
                     worst: Fraction | None = Fraction(1)
                     for tt in range(lo, hi):          # the pairs (t, t+1) and (t+1, t): laws depend on t only
-                        f = {k: hyper(NN, nn, tt, k) for k in range(nn + 1) if hyper(NN, nn, tt, k)}
-                        g = {k: hyper(NN, nn, tt + 1, k) for k in range(nn + 1) if hyper(NN, nn, tt + 1, k)}
+                        f, g = ({k: v for k in range(nn + 1) if (v := hyper(NN, nn, u, k))} for u in (tt, tt + 1))
                         if set(f) != set(g):
                             worst = None
                             break

@@ -20,15 +20,28 @@ from scipy.special import logsumexp
 from ._common import as_float, positive, provenance, require, scalar_out
 
 
+def _probabilities(probabilities, k: int, of: str) -> np.ndarray:
+    """Sample probabilities p(s): ``k`` of them (one per entry of ``of``), >= 0, summing to 1."""
+    p = as_float("probabilities", probabilities)
+    require(p.shape == (k,), "probabilities", f"an array of the same length as {of} ({k})")
+    require(p >= 0, "probabilities", ">= 0")
+    require(abs(p.sum() - 1.0) <= 1e-12 * max(1, k), "probabilities", "summing to 1")
+    return p
+
+
 def _mixture(atoms, probabilities, name="atoms"):
     t = as_float(name, atoms)
     require(t.ndim == 1 and t.size > 0, name, "a non-empty one-dimensional array")
     require(np.isfinite(t), name, "finite")
-    p = as_float("probabilities", probabilities)
-    require(p.shape == t.shape, "probabilities", f"an array of the same length as {name} ({t.size})")
-    require(p >= 0, "probabilities", ">= 0")
-    require(abs(p.sum() - 1.0) <= 1e-12 * max(1, t.size), "probabilities", "summing to 1")
-    return t, p
+    return t, _probabilities(probabilities, t.size, name)
+
+
+def _pair(z, atoms_x, atoms_x_prime, probabilities, b):
+    """Validated inputs of the two-mixture functions: z, b, the atoms of x and x', p(s)."""
+    t, p = _mixture(atoms_x, probabilities, "atoms_x")
+    tp, _ = _mixture(atoms_x_prime, probabilities, "atoms_x_prime")
+    require(tp.shape == t.shape, "atoms_x_prime", f"an array of length {t.size} (one atom per sample)")
+    return as_float("z", z), float(positive("b", b)), t, tp, p
 
 
 def _log_kernels(z, t, p, b, shift=None):
@@ -67,10 +80,7 @@ def ht_atoms(samples, probabilities, x):
     """
     x = as_float("x", x)
     require(x.ndim == 1 and np.isfinite(x).all(), "x", "a finite one-dimensional array")
-    p = as_float("probabilities", probabilities)
-    require(p.ndim == 1 and len(p) == len(samples), "probabilities", f"an array of length {len(samples)}")
-    require(p >= 0, "probabilities", ">= 0")
-    require(abs(p.sum() - 1.0) <= 1e-12 * max(1, p.size), "probabilities", "summing to 1")
+    p = _probabilities(probabilities, len(samples), "samples")
     member = np.zeros((len(samples), x.size))
     for k, s in enumerate(samples):
         idx = np.asarray(list(s), dtype=int)
@@ -127,11 +137,7 @@ def density_ratio(z, atoms_x, atoms_x_prime, probabilities, b, log=False):
     >>> float(density_ratio(5.0, [2.0], [0.0], [1.0], 1.0))   # census: e^{Delta/b} right of both atoms
     7.38905609893065
     """
-    z = as_float("z", z)
-    b = float(positive("b", b))
-    t, p = _mixture(atoms_x, probabilities, "atoms_x")
-    tp, _ = _mixture(atoms_x_prime, probabilities, "atoms_x_prime")
-    require(tp.shape == t.shape, "atoms_x_prime", f"an array of length {t.size} (one atom per sample)")
+    z, b, t, tp, p = _pair(z, atoms_x, atoms_x_prime, probabilities, b)
     d0 = _nearest(z, t, tp)
     out = logsumexp(_log_kernels(z, t, p, b, d0), axis=-1) - logsumexp(_log_kernels(z, tp, p, b, d0), axis=-1)
     return scalar_out(out if log else np.exp(out))
@@ -153,11 +159,7 @@ def density_ratio_derivative(z, atoms_x, atoms_x_prime, probabilities, b):
     >>> float(density_ratio_derivative(1.0, [2.0], [0.0], [1.0], 1.0))   # e^{(2z - 2)/b}: slope 2/b at z = 1
     2.0
     """
-    z = as_float("z", z)
-    b = float(positive("b", b))
-    t, p = _mixture(atoms_x, probabilities, "atoms_x")
-    tp, _ = _mixture(atoms_x_prime, probabilities, "atoms_x_prime")
-    require(tp.shape == t.shape, "atoms_x_prime", f"an array of length {t.size} (one atom per sample)")
+    z, b, t, tp, p = _pair(z, atoms_x, atoms_x_prime, probabilities, b)
     slope = (np.sum(np.exp(_log_weights(z, t, p, b)) * np.sign(t - z[..., None]), axis=-1)
              - np.sum(np.exp(_log_weights(z, tp, p, b)) * np.sign(tp - z[..., None]), axis=-1)) / b
     return scalar_out(density_ratio(z, t, tp, p, b) * slope)
