@@ -11,11 +11,12 @@ import numeric.bruteforce
 import numeric.ht
 import numeric.ht_mechanism
 import numeric.laplace
+import numeric.profile
 import numeric.srs_binary
 
 
 @pytest.mark.parametrize("module", [numeric, numeric.laplace, numeric.ht, numeric.ht_mechanism, numeric.bruteforce,
-                                    numeric.srs_binary],
+                                    numeric.srs_binary, numeric.profile],
                          ids=lambda m: m.__name__)
 def test_docstring_examples(module):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)

@@ -1,0 +1,70 @@
+"""The supremum of delta over neighbouring populations for an explicit design (every sample listed).
+
+For each population vector x of the domain the Horvitz-Thompson atoms t(x, s) = sum_{i in s}
+x_i / pi_i are computed sample by sample; every ordered pair (x, x') differing at one unit is
+evaluated exactly (``_profile_kernels``): all Laplace pairs at once, padded to a common number of
+atoms; Gaussian pairs one by one (Rolle isolation of the zeros).
+"""
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+from ._profile_kernels import gaussian_delta_general, laplace_delta_general
+
+MAX_PAIRS = 200_000
+
+
+def population_vectors(domain, N: int):
+    """Every x of the domain (binary with the total in range, or every vector of the value set)."""
+    if domain.kind == "binary":
+        for x in itertools.product((0.0, 1.0), repeat=N):
+            if domain.m_t <= sum(x) <= domain.M_t:
+                yield x
+    else:
+        yield from itertools.product(domain.values, repeat=N)
+
+
+def count_pairs(domain, N: int) -> int:
+    if domain.kind == "binary":
+        return sum(math.comb(N, k) * ((N - k) * (k + 1 <= domain.M_t) + k * (k - 1 >= domain.m_t))
+                   for k in range(domain.m_t, domain.M_t + 1))
+    V = len(domain.values)
+    return V**N * N * (V - 1)
+
+
+def pairs(domain, N: int):
+    """Every ordered neighbouring pair (x, x', i) of the domain."""
+    for x in population_vectors(domain, N):
+        for i in range(N):
+            for v in domain.neighbour_values(x, i):
+                yield x, x[:i] + (v,) + x[i + 1:], i
+
+
+def _atoms(samples, pi, x) -> np.ndarray:
+    return np.array([sum(x[j] / pi[j] for j in s) for s in samples])
+
+
+def deltas(samples, probs, pi, domain, N, eps: float, b: float, noise: str):
+    """(delta, x, x', i) for every ordered neighbouring pair of the domain."""
+    found = list(pairs(domain, N))
+    cache: dict = {}
+
+    def atoms(x):
+        if x not in cache:
+            cache[x] = _atoms(samples, pi, x)
+        return cache[x]
+
+    c = math.exp(eps)
+    A = np.array([np.concatenate([atoms(x), atoms(xp)]) for x, xp, _ in found])
+    Wt = np.concatenate([probs, -c * probs])
+    order = np.argsort(A, axis=1, kind="stable")
+    A = np.take_along_axis(A, order, axis=1)
+    Wm = Wt[order]
+    if noise == "laplace":
+        d = laplace_delta_general(A, Wm, b)
+    else:
+        d = np.array([gaussian_delta_general(a, w, b) for a, w in zip(A, Wm)])
+    return d, found

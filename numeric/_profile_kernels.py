@@ -1,0 +1,266 @@
+"""delta(eps, x, x') = int (f_x - e^eps f_x')_+ for one or many pairs of noisy atom mixtures.
+
+Every function here takes the *signed weights* of the difference: on the sorted atoms a_k of the
+two laws merged, w_k = P(t(x, S) = a_k) - e^eps P(t(x', S) = a_k), so that
+
+    D(z) = f_x(z) - e^eps f_x'(z) = sum_k w_k K(z - a_k)
+
+with K the Laplace(b) or the Gaussian(sigma) density.  Nothing is discretised.
+
+Laplace (claims ``profile.laplace.*``).  With L_j = sum_{k<=j} w_k e^{-(a_j - a_k)/b} and
+R_j = sum_{k>j} w_k e^{-(a_k - a_j)/b} (two first-order recursions, every exponent <= 0),
+2b D(a_j + u) = R_j e^{u/b} + L_j e^{-u/b} on [a_j, a_{j+1}].  It changes sign at most once there,
+and the integral of its positive part is one of three closed forms; when the sign changes it is
+a perfect square, (sqrt(A) - sqrt(-B))^2 / 2, so nothing cancels.  The tails give R_0/2 and L_K/2.
+The same code gives b = 0 (``c = 0``): sum_k (w_k)_+.
+
+Gaussian (claims ``profile.gaussian.*``).  sigma sqrt(2 pi) e^{z^2/(2 sigma^2)} D(z) is the
+exponential sum sum_k w_k e^{-a_k^2/(2 sigma^2)} e^{a_k z / sigma^2}; by Laguerre's rule it has at
+most as many real zeros as (w_k) has sign changes.  One sign change (every monotone-likelihood-ratio
+pair, e.g. simple random or Bernoulli sampling on binary data) means a half-line event
+{D > 0}: its end is found by bisection and delta = sum_k w_k Phi((r - a_k)/sigma).  More sign
+changes: the zeros are isolated by Rolle's theorem level by level (the derivative of
+e^{-lambda_l z} g_l is the next exponential sum), each bracketed and solved by ``brentq``.
+Everything is evaluated in log space, relative to the nearest atom, so nothing overflows.
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import brentq
+from scipy.signal import lfilter
+from scipy.special import ndtr
+
+_BISECT = 200  # bisection steps at most (each halves the bracket; stops at the float resolution)
+
+
+# -- Laplace ----------------------------------------------------------------------------------------
+def _interval_parts(A_l, A_r, B_l, B_r):
+    """Integral of the positive part of (A e^{u/b} + B e^{-u/b})/(2b) over each interval [0, h].
+
+    A_l, A_r are the e^{u/b} part at the two ends (A_r = A_l e^{h/b}), B_l, B_r the e^{-u/b} part
+    (B_r = B_l e^{-h/b}).  The signs are read from A_r and B_l, which never underflow to zero when
+    the part is not zero.
+    """
+    full = 0.5 * (A_r - A_l) + 0.5 * (B_l - B_r)
+    at0, ath = A_l + B_l, A_r + B_r
+    out = np.zeros(np.broadcast(A_l, B_l).shape)
+    both_pos = (A_r >= 0) & (B_l >= 0)
+    out = np.where(both_pos, full, out)
+    inc = (A_r > 0) & (B_l < 0)          # increasing: positive right of the root
+    dec = (A_r < 0) & (B_l > 0)          # decreasing: positive left of the root
+    with np.errstate(invalid="ignore"):
+        sq_inc = 0.5 * (np.sqrt(np.maximum(A_r, 0)) - np.sqrt(np.maximum(-B_r, 0))) ** 2
+        sq_dec = 0.5 * (np.sqrt(np.maximum(B_l, 0)) - np.sqrt(np.maximum(-A_l, 0))) ** 2
+    out = np.where(inc & (ath > 0), np.where(at0 >= 0, full, sq_inc), out)
+    out = np.where(dec & (at0 > 0), np.where(ath >= 0, full, sq_dec), out)
+    return np.maximum(out, 0.0)
+
+
+def laplace_delta_uniform(w: np.ndarray, c: float) -> np.ndarray:
+    """delta for each row of ``w`` (shape (P, K)): atoms equally spaced by h, c = e^{-h/b} in [0, 1).
+
+    The recursions run in C (``scipy.signal.lfilter``), vectorised over the rows.
+    """
+    w = np.atleast_2d(np.asarray(w, dtype=float))
+    L = lfilter([1.0], [1.0, -c], w, axis=1)                       # L_j = w_j + c L_{j-1}
+    S = lfilter([1.0], [1.0, -c], w[:, ::-1], axis=1)[:, ::-1]     # S_j = w_j + c S_{j+1} = w_j + R_j
+    return _laplace_sum(L[:, :-1], c * L[:, :-1], c * S[:, 1:], S[:, 1:], S[:, 0], L[:, -1])
+
+
+def laplace_delta_general(a: np.ndarray, w: np.ndarray, b: float) -> np.ndarray:
+    """delta for each row of sorted atoms ``a`` and weights ``w`` (shape (P, K), rows may be padded
+    at the end with zero weights at the last atom)."""
+    a = np.atleast_2d(np.asarray(a, dtype=float))
+    w = np.atleast_2d(np.asarray(w, dtype=float))
+    with np.errstate(divide="ignore"):
+        c = np.exp(-np.diff(a, axis=1) / b) if b > 0 else (np.diff(a, axis=1) == 0).astype(float)
+    K = w.shape[1]
+    L, S = np.empty_like(w), np.empty_like(w)
+    L[:, 0], S[:, -1] = w[:, 0], w[:, -1]
+    for j in range(1, K):
+        L[:, j] = w[:, j] + c[:, j - 1] * L[:, j - 1]
+        S[:, K - 1 - j] = w[:, K - 1 - j] + c[:, K - 1 - j] * S[:, K - j]
+    return _laplace_sum(L[:, :-1], c * L[:, :-1], c * S[:, 1:], S[:, 1:], S[:, 0], L[:, -1])
+
+
+def _laplace_sum(B_l, B_r, A_l, A_r, left_tail, right_tail):
+    inner = _interval_parts(A_l, A_r, B_l, B_r).sum(axis=1) if B_l.shape[1] else 0.0
+    return 0.5 * np.maximum(left_tail, 0) + 0.5 * np.maximum(right_tail, 0) + inner
+
+
+# -- Gaussian ---------------------------------------------------------------------------------------
+def _log_abs(w):
+    with np.errstate(divide="ignore"):
+        return np.log(np.abs(w))
+
+
+def _sign_at(z, a, lw_pos, lw_neg, sigma):
+    """ln(sum_{w>0} w_k phi_k(z)) - ln(sum_{w<0} |w_k| phi_k(z)) for each row; z has shape (P,)."""
+    q = -0.5 * ((z[:, None] - a) / sigma) ** 2
+    return np.logaddexp.reduce(lw_pos + q, axis=1) - np.logaddexp.reduce(lw_neg + q, axis=1)
+
+
+def _phi_sum(r, a, w, sigma, below: bool):
+    """sum_k w_k Phi((r - a_k)/sigma) (below) or sum_k w_k Phi((a_k - r)/sigma) (above), in the form
+    whose terms are smaller (the other form is sum w minus it)."""
+    x = (r[:, None] - a) / sigma
+    if not below:
+        x = -x
+    direct = np.sum(w * ndtr(x), axis=1)
+    comp = np.sum(w, axis=1) - np.sum(w * ndtr(-x), axis=1)
+    small = np.sum(np.abs(w) * ndtr(x), axis=1) <= np.sum(np.abs(w) * ndtr(-x), axis=1)
+    return np.where(small, direct, comp)
+
+
+def gaussian_delta_one_change(a: np.ndarray, w: np.ndarray, sigma: float) -> np.ndarray:
+    """delta for rows whose weights change sign at most once along the sorted atoms (shape (P, K))."""
+    a = np.atleast_2d(np.asarray(a, dtype=float)) * np.ones_like(w)
+    w = np.atleast_2d(np.asarray(w, dtype=float))
+    P = w.shape[0]
+    out = np.zeros(P)
+    pos, neg = w > 0, w < 0
+    has_pos, has_neg = pos.any(axis=1), neg.any(axis=1)
+    only_pos = has_pos & ~has_neg
+    out[only_pos] = w[only_pos].sum(axis=1)
+    rows = np.flatnonzero(has_pos & has_neg)
+    if rows.size == 0:
+        return out
+    a, w = a[rows], w[rows]
+    first_pos = np.argmax(w > 0, axis=1)
+    first_neg = np.argmax(w < 0, axis=1)
+    below = first_pos < first_neg                # + then -: the event is (-oo, r)
+    lw = _log_abs(w)
+    lw_pos = np.where(w > 0, lw, -np.inf)
+    lw_neg = np.where(w < 0, lw, -np.inf)
+    # bracket: D has the sign of the first (last) nonzero weight far left (right)
+    nz = w != 0
+    lo = a[np.arange(len(rows)), np.argmax(nz, axis=1)].copy()
+    hi = a[np.arange(len(rows)), w.shape[1] - 1 - np.argmax(nz[:, ::-1], axis=1)].copy()
+    step = np.full(len(rows), sigma)
+    s_lo = np.where(below, 1.0, -1.0)            # wanted sign of the log ratio at lo
+    for _ in range(2100):
+        bad = np.sign(_sign_at(lo, a, lw_pos, lw_neg, sigma)) != s_lo
+        if not bad.any():
+            break
+        lo[bad] -= step[bad]
+        step[bad] *= 2
+    step[:] = sigma
+    for _ in range(2100):
+        bad = np.sign(_sign_at(hi, a, lw_pos, lw_neg, sigma)) != -s_lo
+        if not bad.any():
+            break
+        hi[bad] += step[bad]
+        step[bad] *= 2
+    for _ in range(_BISECT):
+        mid = 0.5 * (lo + hi)
+        active = (mid > lo) & (mid < hi)
+        if not active.any():
+            break
+        s = np.sign(_sign_at(mid, a, lw_pos, lw_neg, sigma))
+        go_right = (s == s_lo) & active
+        go_left = (s != s_lo) & active
+        lo = np.where(go_right, mid, lo)
+        hi = np.where(go_left, mid, hi)
+    r = 0.5 * (lo + hi)
+    d_below = _phi_sum(r, a, w, sigma, below=True)
+    d_above = _phi_sum(r, a, w, sigma, below=False)
+    out[rows] = np.maximum(np.where(below, d_below, d_above), 0.0)
+    return out
+
+
+def _merge(a, w):
+    """Sorted distinct atoms with summed weights, zero weights dropped."""
+    order = np.argsort(a, kind="stable")
+    a, w = a[order], w[order]
+    keep = np.r_[True, np.diff(a) != 0]
+    groups = np.cumsum(keep) - 1
+    ws = np.bincount(groups, weights=w)
+    au = a[keep]
+    nz = ws != 0
+    return au[nz], ws[nz]
+
+
+def _sign_changes(w) -> int:
+    s = np.sign(w[w != 0])
+    return int(np.count_nonzero(s[1:] != s[:-1]))
+
+
+class _ExpSum:
+    """g_l(z) = sum_{k>=l} w_k prod_{j<l} (a_k - a_j) phi((z - a_k)/sigma), up to a positive factor.
+
+    Its sign is that of the l-th Rolle derivative of the exponential sum of ``profile.gaussian.
+    exponential_sum`` (the factors (a_k - a_j)/sigma^2 > 0 are kept in log space)."""
+
+    def __init__(self, a, w, sigma):
+        self.a, self.sigma = a, sigma
+        self.s = np.sign(w)
+        self.logc = [_log_abs(w)]
+        for l in range(1, len(a)):
+            prev = self.logc[-1]
+            self.logc.append(np.r_[np.full(l, -np.inf), prev[l:] + np.log((a[l:] - a[l - 1]) / sigma**2)])
+
+    def log_ratio(self, l, z):
+        q = self.logc[l][l:] - 0.5 * ((z - self.a[l:]) / self.sigma) ** 2
+        s = self.s[l:]
+        return np.logaddexp.reduce(np.where(s > 0, q, -np.inf)) - np.logaddexp.reduce(np.where(s < 0, q, -np.inf))
+
+    def sign(self, l, z) -> float:
+        return float(np.sign(self.log_ratio(l, z)))
+
+    def limit_sign(self, l, right: bool) -> float:
+        return float(self.s[-1] if right else self.s[l])
+
+    def reach(self, l, z, right: bool) -> float:
+        """A point beyond z (to the right or left) where g_l has its limit sign."""
+        want = self.limit_sign(l, right)
+        step = self.sigma
+        for _ in range(2100):
+            if self.sign(l, z) == want:
+                return z
+            z = z + step if right else z - step
+            step *= 2
+        raise FloatingPointError("no point with the limit sign of the exponential sum was found")
+
+    def roots(self, l) -> list[float]:
+        """Sign changes of g_l, in increasing order."""
+        if _sign_changes(self.s[l:]) == 0:
+            return []
+        crit = self.roots(l + 1) if _sign_changes(self.s[l:]) > 1 else []
+        edges = [self.reach(l, self.a[l] if not crit else crit[0], right=False)] + crit
+        edges.append(self.reach(l, self.a[-1] if not crit else crit[-1], right=True))
+        out = []
+        for lo, hi in zip(edges[:-1], edges[1:]):
+            flo, fhi = self.log_ratio(l, lo), self.log_ratio(l, hi)
+            if np.sign(flo) * np.sign(fhi) < 0:
+                out.append(brentq(lambda z: self.log_ratio(l, z), lo, hi, xtol=1e-14 * max(1.0, abs(lo), abs(hi)),
+                                  rtol=4 * np.finfo(float).eps, maxiter=500))
+        return out
+
+
+def gaussian_delta_general(a: np.ndarray, w: np.ndarray, sigma: float) -> float:
+    """delta for one pair with any number of sign changes of the weights (Rolle isolation)."""
+    a, w = _merge(np.asarray(a, dtype=float), np.asarray(w, dtype=float))
+    if a.size == 0:
+        return 0.0
+    if _sign_changes(w) <= 1:
+        return float(gaussian_delta_one_change(a[None, :], w[None, :], sigma)[0])
+    roots = _ExpSum(a, w, sigma).roots(0)
+    edges = np.r_[-np.inf, roots, np.inf]
+    first_sign = np.sign(w[0])                    # sign of D left of the first root
+    total = 0.0
+    for k, (lo, hi) in enumerate(zip(edges[:-1], edges[1:])):
+        if first_sign * (-1) ** k > 0:
+            total += float(np.sum(w * _normal_interval((lo - a) / sigma, (hi - a) / sigma)))
+    return max(total, 0.0)
+
+
+def _normal_interval(x1, x2):
+    """Phi(x2) - Phi(x1) for x1 <= x2, from the tail where both are small."""
+    upper = x1 > 0
+    direct = ndtr(x2) - ndtr(x1)
+    mirrored = ndtr(-x1) - ndtr(-x2)
+    return np.where(upper, mirrored, direct)
+
+
+__all__ = ["gaussian_delta_general", "gaussian_delta_one_change", "laplace_delta_general",
+           "laplace_delta_uniform"]

@@ -1,0 +1,410 @@
+r"""Exact privacy profile and noise calibration of a sampled Horvitz-Thompson total.
+
+The release is Z = t(x, S) + noise, with t(x, S) = sum_{i in S} x_i / pi_i the Horvitz-Thompson
+estimate of the total under a sampling design and Laplace(b) or Gaussian(sigma) noise.  Its
+privacy profile is
+
+.. math:: \delta(\varepsilon) = \sup_{x \sim x'} \int (f_x - e^{\varepsilon} f_{x'})_+ ,
+
+the supremum over ordered pairs of populations of the domain that differ at one unit.  It is
+computed exactly (no discretisation, no sampling): per pair, in closed form between consecutive
+atoms (Laplace) or with the one zero of a monotone exponential sum (Gaussian), and over pairs with
+a certified pruning bound (see :mod:`numeric._profile_binary`).
+
+Source: ``000_3f4b38deb4c4e7bd.txt``, Abstract (the question: which noise scale for a given
+(eps, delta)), Section 1.4 (definition of delta), Section 2.2 (the split of the integral at the
+atoms), Section 2.3 (simple random sampling on binary data, Results 8-9).
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import brentq
+
+from . import _profile_binary as _bin
+from . import _profile_explicit as _exp
+from ._common import as_float, provenance, require
+from .srs_binary import _N_MAX, _design, _range, _scalar_integer
+
+NOISES = ("laplace", "gaussian")
+_MAX_SAMPLES = 20_000      # an SRS or Bernoulli design on a FiniteDomain is enumerated up to this
+_CLAIMS = ("htm.delta.event_form", "profile.laplace.endpoint_form", "profile.laplace.interval_increasing",
+           "profile.laplace.interval_decreasing", "profile.laplace.interval_no_root", "profile.laplace.tails",
+           "profile.gaussian.exponential_sum", "profile.gaussian.rolle_step", "profile.gaussian.half_line",
+           "profile.delta0_bound", "profile.srs.pmf_difference", "profile.bernoulli.pmf_difference",
+           "profile.srs.zero_region", "htm.r8.pmf_ratio", "profile.bernoulli.pmf_ratio")
+
+
+# -- designs ----------------------------------------------------------------------------------------
+@dataclass(frozen=True, init=False)
+class SRS:
+    """Simple random sampling without replacement of n units among N (pi_i = n/N)."""
+
+    N: int
+    n: int
+
+    def __init__(self, N, n):
+        N, n = _design(N, n)
+        object.__setattr__(self, "N", N)
+        object.__setattr__(self, "n", n)
+
+    def samples(self):
+        count = math.comb(self.N, self.n)
+        require(count <= _MAX_SAMPLES, "design", f"small enough to list its samples (C(N, n) = {count} > "
+                f"{_MAX_SAMPLES}); on a FiniteDomain an SRS is enumerated sample by sample")
+        s = list(itertools.combinations(range(self.N), self.n))
+        return s, np.full(len(s), 1.0 / len(s))
+
+
+@dataclass(frozen=True, init=False)
+class Bernoulli:
+    """Poisson sampling with equal inclusion probability p: each unit independently (pi_i = p)."""
+
+    N: int
+    p: float
+
+    def __init__(self, N, p):
+        N = _scalar_integer("N", N, 1, _N_MAX, f"an integer in [1, {_N_MAX}]")
+        pa = as_float("p", p)
+        require(pa.ndim == 0 and 0 < pa < 1, "p", "a probability in (0, 1) (for p = 1 use SRS(N, N))")
+        object.__setattr__(self, "N", N)
+        object.__setattr__(self, "p", float(pa))
+
+    def samples(self):
+        require(2**self.N <= _MAX_SAMPLES, "design", f"small enough to list its samples (2^N > {_MAX_SAMPLES})")
+        s = [tuple(i for i in range(self.N) if bits[i]) for bits in itertools.product((0, 1), repeat=self.N)]
+        pr = np.array([self.p ** len(x) * (1 - self.p) ** (self.N - len(x)) for x in s])
+        return s, pr
+
+
+@dataclass(frozen=True, init=False)
+class ExplicitDesign:
+    """A design given by its samples (sets of unit indices 0..N-1) and their probabilities."""
+
+    samples: tuple
+    probabilities: tuple
+    N: int
+
+    def __init__(self, samples, probabilities, N=None):
+        try:
+            s = [tuple(sorted(int(j) for j in x)) for x in samples]
+        except (TypeError, ValueError):
+            raise ValueError("samples must be a sequence of collections of integer unit indices") from None
+        pr = as_float("probabilities", probabilities)
+        require(pr.ndim == 1 and pr.shape[0] == len(s) and len(s) > 0, "probabilities",
+                f"a one-dimensional array with one probability per sample ({len(s)} samples)")
+        require(np.all(np.isfinite(pr) & (pr >= 0)), "probabilities", "finite and >= 0")
+        require(abs(pr.sum() - 1) <= 1e-12, "probabilities", f"summing to 1 (sum = {pr.sum()!r})")
+        units = {j for x in s for j in x}
+        require(all(len(set(x)) == len(x) for x in s), "samples", "sets of distinct units")
+        require(all(j >= 0 for j in units), "samples", "made of unit indices >= 0")
+        N = (max(units) + 1 if units else 0) if N is None else _scalar_integer("N", N, 1, 64, "an integer in [1, 64]")
+        require(N >= 1 and all(j < N for j in units), "samples", f"made of unit indices in 0..N-1 (N = {N})")
+        pi = np.zeros(N)
+        for x, p in zip(s, pr):
+            pi[list(x)] += p
+        bad = np.flatnonzero(pi <= 0)
+        require(bad.size == 0, "samples", f"covering every unit with positive probability (unit {bad[:1]} has "
+                "inclusion probability 0: its Horvitz-Thompson weight 1/pi_i is undefined)")
+        object.__setattr__(self, "samples", tuple(s))
+        object.__setattr__(self, "probabilities", tuple(float(p) for p in pr))
+        object.__setattr__(self, "N", int(N))
+
+    def inclusion(self) -> np.ndarray:
+        pi = np.zeros(self.N)
+        for x, p in zip(self.samples, self.probabilities):
+            pi[list(x)] += p
+        return pi
+
+
+# -- domains ----------------------------------------------------------------------------------------
+@dataclass(frozen=True, init=False)
+class BinaryDomain:
+    """x in {0, 1}^N with population total in [m_t, M_t] (default: every total)."""
+
+    N: int
+    m_t: int
+    M_t: int
+    kind = "binary"
+
+    def __init__(self, N, m_t=0, M_t=None):
+        N = _scalar_integer("N", N, 1, _N_MAX, f"an integer in [1, {_N_MAX}]")
+        m_t, M_t = _range(N, m_t, N if M_t is None else M_t)
+        object.__setattr__(self, "N", N)
+        object.__setattr__(self, "m_t", m_t)
+        object.__setattr__(self, "M_t", M_t)
+
+    def neighbour_values(self, x, i):
+        t = sum(x) - x[i] + (1 - x[i])
+        return (1.0 - x[i],) if self.m_t <= t <= self.M_t else ()
+
+
+@dataclass(frozen=True, init=False)
+class FiniteDomain:
+    """Each unit's value in a finite set (e.g. a grid on [m, M]); no constraint on the total."""
+
+    values: tuple
+    kind = "finite"
+
+    def __init__(self, values):
+        v = as_float("values", values)
+        require(v.ndim == 1 and np.all(np.isfinite(v)), "values", "a one-dimensional sequence of finite numbers")
+        v = np.unique(v)
+        require(v.size >= 2, "values", "at least two distinct numbers (else no neighbouring populations)")
+        object.__setattr__(self, "values", tuple(float(a) for a in v))
+
+    def neighbour_values(self, x, i):
+        return tuple(v for v in self.values if v != x[i])
+
+
+@dataclass(frozen=True)
+class WorstPair:
+    """The ordered neighbouring pair (x, x') attaining the supremum of delta(eps) at scale b.
+
+    ``total``/``total_prime`` are the population totals t(x), t(x'); for an explicit design ``x``,
+    ``x_prime`` are the vectors and ``unit`` the unit where they differ (``None`` for SRS and
+    Bernoulli on binary data, where the pair is determined by the totals)."""
+
+    delta: float
+    epsilon: float
+    b: float
+    noise: str
+    total: float
+    total_prime: float
+    x: tuple | None = None
+    x_prime: tuple | None = None
+    unit: int | None = None
+
+    def __str__(self) -> str:
+        scale = "sigma" if self.noise == "gaussian" else "b"
+        head = (f"delta = {self.delta:.6g} at eps = {self.epsilon:g}, {scale} = {self.b:.6g} ({self.noise}): "
+                f"x with total {self.total:g}, x' with total {self.total_prime:g}")
+        if self.unit is None:
+            return head + " (one unit changed)"
+        return head + f"; x = {self.x}, x' = {self.x_prime} (unit {self.unit})"
+
+
+# -- validation -------------------------------------------------------------------------------------
+def _check(design, domain, noise):
+    require(isinstance(design, (SRS, Bernoulli, ExplicitDesign)), "design", "an SRS, Bernoulli or ExplicitDesign")
+    require(isinstance(domain, (BinaryDomain, FiniteDomain)), "domain", "a BinaryDomain or FiniteDomain")
+    require(noise in NOISES, "noise", f"one of {NOISES} (got {noise!r})")
+    if isinstance(domain, BinaryDomain):
+        require(domain.N == design.N, "domain", f"on the design's population (domain N = {domain.N}, "
+                f"design N = {design.N})")
+
+
+def _scale(name: str, value, allow_zero=False) -> float:
+    arr = as_float(name, value)
+    require(arr.ndim == 0, name, "a real scalar")
+    require(np.isfinite(arr) and (arr >= 0 if allow_zero else arr > 0), name,
+            "a finite number >= 0" if allow_zero else "a finite number > 0")
+    return float(arr)
+
+
+def _epsilons(value) -> np.ndarray:
+    eps = as_float("epsilon", value)
+    require(np.isfinite(eps) & (eps >= 0), "epsilon", "finite and >= 0")
+    return eps
+
+
+def _delta_target(value) -> float:
+    d = as_float("delta", value)
+    require(d.ndim == 0 and 0 < d < 1, "delta", "a number in (0, 1)")
+    return float(d)
+
+
+# -- the supremum for one epsilon -------------------------------------------------------------------
+def _family(design):
+    if isinstance(design, SRS):
+        return _bin.SRSFamily(design.N, design.n)
+    return _bin.BernoulliFamily(design.p)
+
+
+def _explicit(design):
+    if isinstance(design, ExplicitDesign):
+        return list(design.samples), np.array(design.probabilities), design.inclusion()
+    s, pr = design.samples()
+    keep = pr > 0
+    s = [x for x, k in zip(s, keep) if k]
+    pr = pr[keep]
+    pi = np.zeros(design.N)
+    for x, p in zip(s, pr):
+        pi[list(x)] += p
+    return s, pr, pi
+
+
+def _solve(design, domain, b: float, eps: float, noise: str, prune: bool = True) -> WorstPair:
+    if isinstance(domain, BinaryDomain) and not isinstance(design, ExplicitDesign):
+        d, t, up = _bin.search(_family(design), domain.m_t, domain.M_t, eps, b, noise, prune)
+        t1 = t + 1
+        return WorstPair(d, eps, b, noise, float(t if up else t1), float(t1 if up else t))
+    samples, probs, pi = _explicit(design)
+    npairs = _exp.count_pairs(domain, design.N)
+    require(npairs <= _exp.MAX_PAIRS, "domain", f"small enough to enumerate its neighbouring pairs "
+            f"({npairs} > {_exp.MAX_PAIRS})")
+    require(npairs > 0, "domain", "one with at least one neighbouring pair")
+    d, found = _exp.deltas(samples, probs, pi, domain, design.N, eps, b, noise)
+    k = int(np.argmax(d))
+    x, xp, i = found[k]
+    return WorstPair(max(float(d[k]), 0.0), eps, b, noise, float(sum(x)), float(sum(xp)),
+                     tuple(x), tuple(xp), i)
+
+
+# -- public functions -------------------------------------------------------------------------------
+@provenance(*_CLAIMS)
+def privacy_profile(design, domain, b, epsilons, noise="laplace", prune=True, progress=False):
+    r"""delta(eps) = sup over neighbouring x, x' of the domain of int (f_x - e^eps f_x')_+, exactly.
+
+    .. math:: \delta(\varepsilon) = \sup_{x \sim x'} \int_{\mathbb R}
+              \big(f_x(z) - e^{\varepsilon} f_{x'}(z)\big)_+ \, dz,
+              \qquad f_x = \sum_s p(s)\, K_b\big(z - \hat t(x, s)\big)
+
+    with K_b the Laplace(b) density (``noise="laplace"``) or the N(0, b^2) density
+    (``noise="gaussian"``, b read as sigma).  ``x ~ x'`` ranges over ordered pairs of the domain at
+    Hamming distance 1.
+
+    Exact up to floating point: each pair in closed form (Laplace: between consecutive atoms,
+    ``profile.laplace.*``; Gaussian: at the zero of a monotone exponential sum, ``profile.gaussian.*``),
+    an absolute error of a few ulps times (1 + e^eps).  For SRS and Bernoulli designs on binary
+    data the supremum skips only pairs whose certified upper bound (``profile.delta0_bound``) is
+    below the best delta found; ``prune=False`` evaluates every pair.
+
+    Source: 000_3f4b38deb4c4e7bd.txt, Section 1.4 (delta) and Section 2.2 (the atoms and the split).
+
+    Parameters: ``design`` an :class:`SRS`, :class:`Bernoulli` or :class:`ExplicitDesign`;
+    ``domain`` a :class:`BinaryDomain` (on the design's N) or :class:`FiniteDomain`; ``b`` > 0;
+    ``epsilons`` finite and >= 0 (any shape); ``progress`` shows a progress bar over epsilons.
+
+    >>> float(privacy_profile(SRS(4, 4), BinaryDomain(4), 1.0, 0.5))  # census: 1 - e^{(0.5 - 1)/2}
+    0.22119921692859...
+    """
+    _check(design, domain, noise)
+    b = _scale("b", b)
+    eps = _epsilons(epsilons)
+    flat = eps.ravel()
+    it = flat
+    if progress:
+        from tqdm.auto import tqdm
+        it = tqdm(flat, desc="privacy profile", unit="eps")
+    out = np.array([_solve(design, domain, b, float(e), noise, prune).delta for e in it])
+    return out.reshape(eps.shape)[()] if eps.ndim == 0 else out.reshape(eps.shape)
+
+
+@provenance(*_CLAIMS)
+def worst_pair(design, domain, b, epsilon, noise="laplace") -> WorstPair:
+    """The ordered neighbouring pair attaining delta(eps) (see :func:`privacy_profile`).
+
+    >>> wp = worst_pair(SRS(1000, 50), BinaryDomain(1000), 20.0, 1.0)
+    >>> (wp.total, wp.total_prime)  # the last unit turned to 1 (tied with (1, 0) by x -> 1 - x)
+    (999.0, 1000.0)
+    """
+    _check(design, domain, noise)
+    e = _epsilons(epsilon)
+    require(e.ndim == 0, "epsilon", "a scalar")
+    return _solve(design, domain, _scale("b", b), float(e), noise)
+
+
+def _smallest(f, lo: float, hi: float, rtol: float, log: bool) -> float:
+    """For non-increasing f with f(lo) > 0 >= f(hi): a point v with f(v) <= 0 and, within a relative
+    distance rtol below it, the sign change (``brentq``, in log space if ``log``)."""
+    g = (lambda u: f(math.exp(u))) if log else f
+    a, c = (math.log(lo), math.log(hi)) if log else (lo, hi)
+    tol = rtol if log else rtol * max(abs(hi), 1e-300)
+    r = brentq(g, a, c, xtol=tol / 4, rtol=4 * np.finfo(float).eps)
+    v = min(r + tol / 2, c)
+    while g(v) > 0:                       # brentq's point may sit just below the sign change
+        v = min(v + tol / 2, c)
+    return math.exp(v) if log else v
+
+
+@provenance(*_CLAIMS, "profile.scale_monotone")
+def epsilon_for_delta(design, domain, b, delta, noise="laplace", rtol=1e-9) -> float:
+    """The smallest eps >= 0 with delta(eps) <= delta at scale b (delta(eps) is non-increasing).
+
+    Returned as the upper end of a bracket of relative width ``rtol``, so delta(result) <= delta.
+
+    >>> e = epsilon_for_delta(SRS(4, 4), BinaryDomain(4), 1.0, 0.2)  # census: 1 - 2 ln(1 - 0.2)... inverted
+    >>> abs(e - (1 + 2 * math.log(0.8))) < 1e-8
+    True
+    """
+    _check(design, domain, noise)
+    b = _scale("b", b)
+    target = _delta_target(delta)
+
+    def f(e):
+        return _solve(design, domain, b, e, noise).delta - target
+
+    if f(0.0) <= 0:
+        return 0.0
+    hi = 1.0
+    while f(hi) > 0:
+        hi *= 2
+        require(hi < 1e6, "delta", "reachable: delta(eps) stays above it up to eps = 1e6")
+    lo = hi / 2 if hi > 1 else 0.0
+    return _smallest(f, lo, hi, rtol, log=False)
+
+
+@provenance(*_CLAIMS, "profile.scale_monotone")
+def calibrate_scale(design, domain, epsilon, delta, noise="laplace", rtol=1e-9) -> float:
+    """The smallest noise scale b (sigma for Gaussian noise) with delta(eps) <= delta.
+
+    delta(eps) is non-increasing in the scale (``profile.scale_monotone``: Laplace(b2) is
+    Laplace(b1) plus independent noise when b1 <= b2).  Returns 0.0 when the estimate without noise
+    already meets (eps, delta); otherwise the upper end of a bracket of relative width ``rtol``
+    (so the returned scale meets the target).
+
+    >>> b = calibrate_scale(SRS(4, 4), BinaryDomain(4), 0.5, 0.1)  # census: Delta/(eps - 2 ln(1 - delta))
+    >>> abs(b - 1 / (0.5 - 2 * math.log(0.9))) < 1e-8
+    True
+    """
+    _check(design, domain, noise)
+    eps = _epsilons(epsilon)
+    require(eps.ndim == 0, "epsilon", "a scalar")
+    eps = float(eps)
+    target = _delta_target(delta)
+    if _solve(design, domain, 0.0, eps, "laplace").delta <= target:     # b = 0: no noise at all
+        return 0.0
+
+    def f(b):
+        return _solve(design, domain, b, eps, noise).delta - target
+
+    hi = 1.0
+    while f(hi) > 0:
+        hi *= 4
+    lo = hi
+    while f(lo) <= 0:
+        lo /= 4
+        require(lo > 1e-300, "delta", "reachable")
+    return _smallest(f, lo, min(hi, 4 * lo), rtol, log=True)
+
+
+@provenance("profile.amplification.generic_scale")
+def amplified_laplace_scale(design, domain, epsilon) -> float:
+    r"""The Laplace scale of the generic route: the Laplace mechanism on the sample, made eps-DP by
+    amplification by subsampling.
+
+    .. math:: b = \Delta \big/ \ln\!\big(1 + (e^{\varepsilon} - 1)/q\big), \qquad
+              \Delta = \max |x_i - x'_i| / \pi_i,
+
+    q = n/N (SRS, Balle, Barthe & Gaboardi 2018, sampling without replacement and substitution) or
+    p (Bernoulli on binary data: x_i = 0 adds nothing when unit i is sampled, so the amplification
+    has the same form).  It gives delta = 0; the exact calibration uses the delta allowed.
+
+    >>> round(amplified_laplace_scale(SRS(100, 10), BinaryDomain(100), 1.0), 6)  # 10/ln(1 + 10(e - 1))
+    3.447709
+    """
+    _check(design, domain, "laplace")
+    require(isinstance(design, (SRS, Bernoulli)) and isinstance(domain, BinaryDomain), "design",
+            "an SRS or Bernoulli design on a BinaryDomain (the generic bound is stated for them)")
+    e = _scale("epsilon", epsilon)
+    q = design.n / design.N if isinstance(design, SRS) else design.p
+    return (1.0 / q) / math.log1p(math.expm1(e) / q)
+
+
+__all__ = ["BinaryDomain", "Bernoulli", "ExplicitDesign", "FiniteDomain", "SRS", "WorstPair",
+           "amplified_laplace_scale", "calibrate_scale", "epsilon_for_delta", "privacy_profile", "worst_pair"]
+
