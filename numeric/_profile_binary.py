@@ -24,10 +24,8 @@ import math
 
 import numpy as np
 from scipy.special import gammaln
-from scipy.stats import binom
 
 from ._profile_kernels import gaussian_delta_one_change, laplace_delta_uniform
-from .srs_binary import _log_pmf as _srs_log_pmf
 
 _EDGE = -80.0          # log pmf allowed at a window edge that is not a support end
 _BOUND_SLACK = 1e-6    # relative slack on the gammaln-based pruning bound (its error is ~1e-9)
@@ -53,9 +51,6 @@ class BinaryFamily:
     def mode(self, t):
         raise NotImplementedError  # pragma: no cover
 
-    def log_pmf_at(self, y, t):
-        raise NotImplementedError  # pragma: no cover
-
     def log_step(self, y, t):
         """ln f_t(y + 1) - ln f_t(y) (finite inside the support)."""
         raise NotImplementedError  # pragma: no cover
@@ -74,18 +69,18 @@ class BinaryFamily:
 
     # -- log pmf rows on a window ------------------------------------------------------------------
     def log_pmf_rows(self, t: np.ndarray, y0: np.ndarray, W: int) -> np.ndarray:
-        """ln f_t(y0 + j), j = 0..W-1, for each row (anchored at the mode, stepped by exact ratios)."""
+        """ln f_t(y0 + j), j = 0..W-1, for each row: cumulative sums of the exact log ratios
+        ln f_t(y+1)/f_t(y), normalised to total mass 1 over the window (which holds all but < e^-80)."""
         lo, hi = self.support(t)
-        m = self.mode(t)
         y = y0[:, None] + np.arange(W)
         inside = (y >= lo[:, None]) & (y <= hi[:, None])
         with np.errstate(divide="ignore", invalid="ignore"):
             raw = self.log_step(y[:, :-1], t[:, None])
         step = np.where(inside[:, :-1] & inside[:, 1:], raw, 0.0)
         cum = np.concatenate([np.zeros((len(t), 1)), np.cumsum(step, axis=1)], axis=1)
-        anchor = self.log_pmf_at(m, t)
-        out = anchor[:, None] + cum - cum[np.arange(len(t)), m - y0][:, None]
-        return np.where(inside, out, -np.inf)
+        cum = np.where(inside, cum, -np.inf)
+        top = cum.max(axis=1, keepdims=True)
+        return cum - top - np.log(np.sum(np.exp(cum - top), axis=1, keepdims=True))
 
 
 class SRSFamily(BinaryFamily):
@@ -107,9 +102,6 @@ class SRSFamily(BinaryFamily):
     def mode(self, t):
         lo, hi = self.support(t)
         return np.clip((self.n + 1) * (t + 1) // (self.N + 2), lo, hi)
-
-    def log_pmf_at(self, y, t):
-        return _srs_log_pmf(np.asarray(y, dtype=np.int64), np.asarray(t, dtype=np.int64), self.N, self.n)
 
     def log_step(self, y, t):
         N, n = float(self.N), float(self.n)
@@ -156,9 +148,6 @@ class BernoulliFamily(BinaryFamily):
     def mode(self, t):
         return np.minimum(np.floor((t + 1) * self.p).astype(np.int64), t)
 
-    def log_pmf_at(self, y, t):
-        return binom.logpmf(y, t, self.p)
-
     def log_step(self, y, t):
         return np.log((t - y) / (y + 1.0)) + self._logit
 
@@ -180,14 +169,17 @@ def _log_comb(m, k):
 
 # -- bounds and exact deltas ------------------------------------------------------------------------
 def upper_bounds(fam: BinaryFamily, t: np.ndarray, up: np.ndarray, eps: float) -> np.ndarray:
-    """An upper bound of delta_b(eps) for each pair (t, up) at every b >= 0."""
+    """An upper bound of delta_b(eps) for each pair (t, up) at every b >= 0 (0 in the zero region)."""
     c = math.exp(eps)
+    bound = np.zeros(len(t))
+    live = np.flatnonzero(~fam.zero(t, eps))
+    t, up = t[live], up[live]
     y_c, y_d = fam.thresholds(t, c)
     k = np.where(up, np.floor(y_c), np.ceil(y_d) - 1)
     k = np.clip(np.nan_to_num(k, nan=0.0, posinf=1e18, neginf=-1e18), -2, t + 2).astype(np.int64)
     logh = np.maximum.reduce([fam.log_h(k + d, t) for d in (-1, 0, 1)])
-    bound = fam.q * np.exp(logh + _BOUND_SLACK) * np.where(up, c, 1.0)
-    return np.where(fam.zero(t, eps), 0.0, bound)
+    bound[live] = fam.q * np.exp(logh + _BOUND_SLACK) * np.where(up, c, 1.0)
+    return bound
 
 
 def _window(fam: BinaryFamily, t: np.ndarray, widen: float):

@@ -5,6 +5,10 @@
     dpderive show ID                                            one claim, verified
     dpderive latex --out FILE.tex                               the LaTeX report
     dpderive codegen [--check]                                  write / check numeric/_generated.py
+    dpderive calibrate --design srs --N N --n n --epsilon E --delta D
+                                                                the noise scale for (eps, delta), the worst pair
+    dpderive profile --design srs --N N --n n --b B [--epsilons 0:2:21] [--plot FILE.png]
+                                                                delta(eps) over a grid
 """
 from __future__ import annotations
 
@@ -132,6 +136,106 @@ def cmd_codegen(args) -> int:
     return 0
 
 
+def _design_domain(args):
+    from numeric import SRS, Bernoulli, BinaryDomain
+
+    if args.design == "srs":
+        if args.n is None:
+            raise SystemExit("dpderive: --n is required with --design srs")
+        design = SRS(args.N, args.n)
+    else:
+        if args.p is None:
+            raise SystemExit("dpderive: --p is required with --design bernoulli")
+        design = Bernoulli(args.N, args.p)
+    return design, BinaryDomain(args.N, args.m_t, args.M_t)
+
+
+def _grid(text: str):
+    import numpy as np
+
+    if ":" in text:
+        lo, hi, k = text.split(":")
+        return np.linspace(float(lo), float(hi), int(k))
+    return np.array([float(v) for v in text.split(",")])
+
+
+def _describe(design, domain) -> str:
+    what = f"SRS N = {design.N}, n = {design.n}" if hasattr(design, "n") else f"Bernoulli N = {design.N}, p = {design.p:g}"
+    return f"{what}; binary data, population total in [{domain.m_t}, {domain.M_t}]"
+
+
+def _guarded(fn):
+    """Run a command; bad parameters end in a one-line message and exit status 2."""
+    def run(args):
+        try:
+            return fn(args)
+        except ValueError as exc:
+            print(f"dpderive: {exc}", file=sys.stderr)
+            return 2
+    return run
+
+
+@_guarded
+def cmd_calibrate(args) -> int:
+    from numeric import amplified_laplace_scale, calibrate_scale, worst_pair
+
+    design, domain = _design_domain(args)
+    scale = calibrate_scale(design, domain, args.epsilon, args.delta, noise=args.noise)
+    name = "sigma" if args.noise == "gaussian" else "b"
+    print(_describe(design, domain))
+    print(f"{args.noise} noise, target (eps, delta) = ({args.epsilon:g}, {args.delta:g})")
+    print(f"smallest scale:  {name} = {scale:.10g}")
+    if scale > 0:
+        print(f"worst pair:      {worst_pair(design, domain, scale, args.epsilon, noise=args.noise)}")
+    else:
+        print("no noise needed: the estimate alone meets (eps, delta)")
+    if args.noise == "laplace":
+        generic = amplified_laplace_scale(design, domain, args.epsilon)
+        print(f"generic route (Laplace on the sample + amplification by subsampling): b = {generic:.10g}; "
+              f"exact/generic = {scale / generic:.6g}")
+    return 0
+
+
+@_guarded
+def cmd_profile(args) -> int:
+    from numeric import privacy_profile
+
+    design, domain = _design_domain(args)
+    eps = _grid(args.epsilons)
+    deltas = privacy_profile(design, domain, args.b, eps, noise=args.noise, progress=not args.quiet)
+    name = "sigma" if args.noise == "gaussian" else "b"
+    print(f"{_describe(design, domain)}; {args.noise} noise, {name} = {args.b:g}")
+    print(f"{'epsilon':>12s}  {'delta(epsilon)':>22s}")
+    for e, d in zip(eps, deltas):
+        print(f"{e:12.6g}  {d:22.15e}")
+    if args.plot:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=(6, 4))
+        ax.plot(eps, deltas, marker=".")
+        ax.set_xlabel(r"$\varepsilon$")
+        ax.set_ylabel(r"$\delta(\varepsilon)$")
+        ax.set_title(_describe(design, domain) + f"\n{args.noise}, {name} = {args.b:g}", fontsize=8)
+        if (deltas > 0).any():
+            ax.set_yscale("log")
+        fig.tight_layout()
+        fig.savefig(args.plot, dpi=120)
+        print(f"wrote {args.plot}")
+    return 0
+
+
+def _design_arguments(sp) -> None:
+    sp.add_argument("--design", choices=("srs", "bernoulli"), default="srs")
+    sp.add_argument("--N", type=int, required=True, help="population size")
+    sp.add_argument("--n", type=int, help="sample size (srs)")
+    sp.add_argument("--p", type=float, help="inclusion probability (bernoulli)")
+    sp.add_argument("--m-t", dest="m_t", type=int, default=0, help="smallest population total (default 0)")
+    sp.add_argument("--M-t", dest="M_t", type=int, default=None, help="largest population total (default N)")
+    sp.add_argument("--noise", choices=("laplace", "gaussian"), default="laplace")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="dpderive", description=__doc__.split("\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -163,6 +267,20 @@ def build_parser() -> argparse.ArgumentParser:
     cg = sub.add_parser("codegen", help="write numeric/_generated.py from the registered formulas")
     cg.add_argument("--check", action="store_true", help="exit 1 if the committed file is stale")
     cg.set_defaults(func=cmd_codegen)
+
+    ca = sub.add_parser("calibrate", help="smallest noise scale meeting (eps, delta) for a sampled HT total")
+    _design_arguments(ca)
+    ca.add_argument("--epsilon", type=float, required=True)
+    ca.add_argument("--delta", type=float, required=True)
+    ca.set_defaults(func=cmd_calibrate)
+
+    pr = sub.add_parser("profile", help="delta(eps) of a sampled HT total over a grid of eps")
+    _design_arguments(pr)
+    pr.add_argument("--b", type=float, required=True, help="noise scale (sigma for gaussian)")
+    pr.add_argument("--epsilons", default="0:2:21", help="LO:HI:COUNT or a comma-separated list (default 0:2:21)")
+    pr.add_argument("--plot", metavar="FILE.png", help="save a plot of the profile")
+    pr.add_argument("--quiet", action="store_true", help="no progress bar")
+    pr.set_defaults(func=cmd_profile)
     return p
 
 
