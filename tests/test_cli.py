@@ -52,3 +52,37 @@ def test_latex_command(tmp_path):
     out = tmp_path / "r.tex"
     run("latex", "--out", str(out), "--only", "ht.prop4*", "--quiet", check_rc=0)
     assert r"\end{document}" in out.read_text()
+
+
+def test_calibrate_census_closed_form():
+    """Census (n = N): delta(eps) = 1 - e^{(eps - 1/b)/2}, so b = 1/(eps - 2 ln(1 - delta)) (htm.census.delta)."""
+    import math
+    r = run("calibrate", "--design", "srs", "--N", "4", "--n", "4", "--epsilon", "0.5", "--delta", "0.1", check_rc=0)
+    line = next(s for s in r.stdout.splitlines() if s.startswith("smallest scale"))
+    b = float(line.split("=")[1])
+    assert abs(b - 1 / (0.5 - 2 * math.log(0.9))) < 1e-8
+    assert "worst pair" in r.stdout and "generic route" in r.stdout
+
+
+def test_profile_table_and_plot(tmp_path):
+    """Census profile against the closed form of the Laplace mechanism with sensitivity 1."""
+    import math
+    png = tmp_path / "p.png"
+    r = run("profile", "--N", "3", "--n", "3", "--b", "1", "--epsilons", "0,0.5", "--plot", str(png), "--quiet",
+            check_rc=0)
+    rows = [s.split() for s in r.stdout.splitlines() if s.strip()[:1].isdigit()]
+    assert [(float(e), float(d)) for e, d in rows] == [
+        (0.0, pytest_approx(1 - math.exp(-0.5))), (0.5, pytest_approx(1 - math.exp(-0.25)))]
+    assert png.stat().st_size > 1000
+
+
+def pytest_approx(v):
+    import pytest
+    return pytest.approx(v, abs=1e-14)
+
+
+def test_calibrate_bad_input_names_the_parameter():
+    r = run("calibrate", "--N", "100", "--n", "200", "--epsilon", "1", "--delta", "0.1", check_rc=2)
+    assert "n must be" in r.stderr
+    r = run("calibrate", "--N", "100", "--n", "20", "--epsilon", "1", "--delta", "1.5", check_rc=2)
+    assert "delta must be" in r.stderr
