@@ -39,6 +39,7 @@ from math import comb
 import sympy as sp
 
 from .core import Claim, Enumeration, Proof, Source, all_of, register, zero
+from .formulas import formula
 
 DOC = "000_3f4b38deb4c4e7bd.txt"
 S14 = Source(DOC, "Section 1.4, delta(eps, x, x') = int (f_x - e^eps f_x')_+ (Gaussian noise in place of Laplace)")
@@ -752,3 +753,12 @@ register(Claim(
          "sensitivity Delta (pure eps' = Delta/b), then amplification by subsampling with fraction q (Balle, Barthe & "
          "Gaboardi 2018, sampling without replacement under substitution: an external result, not derived from the "
          "source). Solving for b gives the scale of the generic route; q in (0, 1], eps > 0, Delta > 0."))
+
+
+def _generic_point(rng):
+    return rng.uniform(0.05, 3.0), rng.uniform(0.5, 200.0), rng.uniform(1e-3, 1.0)
+
+
+formula("amplified_laplace_scale", B_SCALE, (eps_p, Delta, q_), ("profile.amplification.generic_scale",), ABSTRACT,
+        "Laplace scale of the generic route (Laplace on the sample, sensitivity Delta, amplification by subsampling "
+        "with fraction q): Delta / ln(1 + (e^eps - 1)/q).", sample=_generic_point)

@@ -20,6 +20,7 @@ PROVENANCE = {
     'mixture_ratio_interval_derivative': ('htm.ratio.derivative',),
     'srs_binary_pmf_ratio': ('htm.r8.pmf_ratio',),
     'srs_binary_epsilon0_finite': ('htm.r9.epsilon0',),
+    'amplified_laplace_scale': ('profile.amplification.generic_scale',),
 }
 HASHES = {
     'laplace_pdf': 'ae7bd522d0c9af71',
@@ -34,6 +35,7 @@ HASHES = {
     'mixture_ratio_interval_derivative': '1b50980d98372fc2',
     'srs_binary_pmf_ratio': '5a36c60ef5b827e4',
     'srs_binary_epsilon0_finite': 'c8a20df972a17754',
+    'amplified_laplace_scale': 'a03eb8ee38013896',
 }
 
 
@@ -167,3 +169,14 @@ def srs_binary_epsilon0_finite(N, n, m_t, M_t):
     Expression hash: c8a20df972a17754
     """
     return numpy.log(functools.reduce(numpy.maximum, [(m_t + 1)/(m_t - n + 1), (-M_t + N + 1)/(-M_t + N - n + 1)]))
+
+
+def amplified_laplace_scale(epsilon, Delta, q):
+    """Laplace scale of the generic route (Laplace on the sample, sensitivity Delta, amplification by subsampling with fraction q): Delta / ln(1 + (e^eps - 1)/q).
+
+    Source: 000_3f4b38deb4c4e7bd.txt, Abstract (the question of the noise scale).
+    Proved by: profile.amplification.generic_scale.
+    Expression: Delta/log(1 + (exp(epsilon) - 1)/q)
+    Expression hash: a03eb8ee38013896
+    """
+    return Delta/numpy.log(1 + (numpy.exp(epsilon) - 1)/q)

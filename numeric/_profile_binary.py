@@ -21,6 +21,7 @@ with q the inclusion probability and h_t the law of the ones among the other sam
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 
 import numpy as np
 from scipy.special import gammaln
@@ -32,36 +33,39 @@ _BOUND_SLACK = 1e-6    # relative slack on the gammaln-based pruning bound (its 
 _CELLS = 1 << 22       # window cells per evaluated block (bounded memory)
 
 
-class BinaryFamily:
+class BinaryFamily(ABC):
     """Common interface of the two equal-probability designs on binary data."""
 
     spacing: float     # distance between consecutive atoms of the HT estimate
     q: float           # inclusion probability
 
-    # support of f_t
-    def key(self):
-        raise NotImplementedError  # pragma: no cover  (abstract)
+    @abstractmethod
+    def key(self) -> tuple:
+        """Identifies the design (cache key of the pruning bounds)."""
 
+    @abstractmethod
     def support(self, t):
-        raise NotImplementedError  # pragma: no cover
+        """(lo, hi): the support of f_t."""
 
+    @abstractmethod
     def sd(self, t):
-        raise NotImplementedError  # pragma: no cover
+        """Standard deviation of f_t (sets the window width)."""
 
+    @abstractmethod
     def mode(self, t):
-        raise NotImplementedError  # pragma: no cover
+        """A mode of f_t (the window is centred there)."""
 
+    @abstractmethod
     def log_step(self, y, t):
         """ln f_t(y + 1) - ln f_t(y) (finite inside the support)."""
-        raise NotImplementedError  # pragma: no cover
 
+    @abstractmethod
     def log_h(self, y, t):
         """ln h_t(y), -inf outside its support (gammaln: used only for the pruning bound)."""
-        raise NotImplementedError  # pragma: no cover
 
+    @abstractmethod
     def thresholds(self, t, c):
         """(y_c, y_d): f_t(y) >= c f_{t+1}(y) iff y <= y_c; f_{t+1}(y) >= c f_t(y) iff y >= y_d."""
-        raise NotImplementedError  # pragma: no cover
 
     def zero(self, t, eps):
         """Pairs whose b = 0 privacy loss never exceeds eps (delta = 0 at every scale)."""

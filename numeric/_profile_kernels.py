@@ -114,8 +114,8 @@ def _phi_sum(r, a, w, sigma, below: bool):
 
 def gaussian_delta_one_change(a: np.ndarray, w: np.ndarray, sigma: float) -> np.ndarray:
     """delta for rows whose weights change sign at most once along the sorted atoms (shape (P, K))."""
-    a = np.atleast_2d(np.asarray(a, dtype=float)) * np.ones_like(w)
     w = np.atleast_2d(np.asarray(w, dtype=float))
+    a = np.atleast_2d(np.asarray(a, dtype=float)) * np.ones_like(w)
     P = w.shape[0]
     out = np.zeros(P)
     pos, neg = w > 0, w < 0
