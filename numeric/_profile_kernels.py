@@ -31,6 +31,7 @@ from scipy.signal import lfilter
 from scipy.special import ndtr
 
 _BISECT = 200  # bisection steps at most (each halves the bracket; stops at the float resolution)
+TAIL = 40.0    # zeros of D are sought within TAIL sigma of the atoms (Phi(-40) < 1e-349 underflows to 0)
 
 
 # -- Laplace ----------------------------------------------------------------------------------------
@@ -132,25 +133,15 @@ def gaussian_delta_one_change(a: np.ndarray, w: np.ndarray, sigma: float) -> np.
     lw = _log_abs(w)
     lw_pos = np.where(w > 0, lw, -np.inf)
     lw_neg = np.where(w < 0, lw, -np.inf)
-    # bracket: D has the sign of the first (last) nonzero weight far left (right)
-    nz = w != 0
-    lo = a[np.arange(len(rows)), np.argmax(nz, axis=1)].copy()
-    hi = a[np.arange(len(rows)), w.shape[1] - 1 - np.argmax(nz[:, ::-1], axis=1)].copy()
-    step = np.full(len(rows), sigma)
-    s_lo = np.where(below, 1.0, -1.0)            # wanted sign of the log ratio at lo
-    for _ in range(2100):
-        bad = np.sign(_sign_at(lo, a, lw_pos, lw_neg, sigma)) != s_lo
-        if not bad.any():
-            break
-        lo[bad] -= step[bad]
-        step[bad] *= 2
-    step[:] = sigma
-    for _ in range(2100):
-        bad = np.sign(_sign_at(hi, a, lw_pos, lw_neg, sigma)) != -s_lo
-        if not bad.any():
-            break
-        hi[bad] += step[bad]
-        step[bad] *= 2
+    # search window: beyond TAIL sigma of every atom D is below Phi(-TAIL) ~ 1e-350 (zero in double
+    # precision), so a zero of D outside it changes delta by nothing representable: clamp it to the edge
+    lo = a.min(axis=1) - TAIL * sigma
+    hi = a.max(axis=1) + TAIL * sigma
+    s_lo = np.where(below, 1.0, -1.0)            # sign of the log ratio left of the zero
+    left_of_window = np.sign(_sign_at(lo, a, lw_pos, lw_neg, sigma)) != s_lo
+    right_of_window = np.sign(_sign_at(hi, a, lw_pos, lw_neg, sigma)) == s_lo
+    hi = np.where(left_of_window, lo, hi)
+    lo = np.where(right_of_window, hi, lo)
     for _ in range(_BISECT):
         mid = 0.5 * (lo + hi)
         active = (mid > lo) & (mid < hi)
@@ -207,32 +198,22 @@ class _ExpSum:
     def sign(self, l, z) -> float:
         return float(np.sign(self.log_ratio(l, z)))
 
-    def limit_sign(self, l, right: bool) -> float:
-        return float(self.s[-1] if right else self.s[l])
+    def roots(self, l, lo: float, hi: float) -> list[float]:
+        """Sign changes of g_l in [lo, hi], in increasing order.
 
-    def reach(self, l, z, right: bool) -> float:
-        """A point beyond z (to the right or left) where g_l has its limit sign."""
-        want = self.limit_sign(l, right)
-        step = self.sigma
-        for _ in range(2100):
-            if self.sign(l, z) == want:
-                return z
-            z = z + step if right else z - step
-            step *= 2
-        raise FloatingPointError("no point with the limit sign of the exponential sum was found")
-
-    def roots(self, l) -> list[float]:
-        """Sign changes of g_l, in increasing order."""
-        if _sign_changes(self.s[l:]) == 0:
+        e^{-lambda_l z} g_l is monotone between consecutive zeros of g_{l+1} (its derivative, up to a
+        positive factor: ``profile.gaussian.rolle_step``), so each such piece holds at most one sign
+        change, found by ``brentq`` when the ends differ in sign."""
+        changes = _sign_changes(self.s[l:])
+        if changes == 0:
             return []
-        crit = self.roots(l + 1) if _sign_changes(self.s[l:]) > 1 else []
-        edges = [self.reach(l, self.a[l] if not crit else crit[0], right=False)] + crit
-        edges.append(self.reach(l, self.a[-1] if not crit else crit[-1], right=True))
+        crit = self.roots(l + 1, lo, hi) if changes > 1 else []
+        edges = [lo] + crit + [hi]
         out = []
-        for lo, hi in zip(edges[:-1], edges[1:]):
-            flo, fhi = self.log_ratio(l, lo), self.log_ratio(l, hi)
-            if np.sign(flo) * np.sign(fhi) < 0:
-                out.append(brentq(lambda z: self.log_ratio(l, z), lo, hi, xtol=1e-14 * max(1.0, abs(lo), abs(hi)),
+        for x0, x1 in zip(edges[:-1], edges[1:]):
+            f0, f1 = self.log_ratio(l, x0), self.log_ratio(l, x1)
+            if np.sign(f0) * np.sign(f1) < 0:
+                out.append(brentq(lambda z: self.log_ratio(l, z), x0, x1, xtol=1e-14 * max(1.0, abs(x0), abs(x1)),
                                   rtol=4 * np.finfo(float).eps, maxiter=500))
         return out
 
@@ -244,9 +225,11 @@ def gaussian_delta_general(a: np.ndarray, w: np.ndarray, sigma: float) -> float:
         return 0.0
     if _sign_changes(w) <= 1:
         return float(gaussian_delta_one_change(a[None, :], w[None, :], sigma)[0])
-    roots = _ExpSum(a, w, sigma).roots(0)
+    e = _ExpSum(a, w, sigma)
+    lo, hi = a[0] - TAIL * sigma, a[-1] + TAIL * sigma
+    roots = e.roots(0, lo, hi)
     edges = np.r_[-np.inf, roots, np.inf]
-    first_sign = np.sign(w[0])                    # sign of D left of the first root
+    first_sign = e.sign(0, lo)                    # sign of D left of the first zero in the window
     total = 0.0
     for k, (lo, hi) in enumerate(zip(edges[:-1], edges[1:])):
         if first_sign * (-1) ** k > 0:
