@@ -39,9 +39,13 @@ _CLAIMS = ("htm.delta.event_form", "profile.laplace.endpoint_form", "profile.lap
 
 
 # -- designs ----------------------------------------------------------------------------------------
+@provenance("htm.r8.density", "htm.r8.pmf_ratio")
 @dataclass(frozen=True, init=False)
 class SRS:
-    """Simple random sampling without replacement of n units among N (pi_i = n/N)."""
+    """Simple random sampling without replacement of n units among N (pi_i = n/N).
+
+    Source: 000_3f4b38deb4c4e7bd.txt, Section 2.3 (on binary data the estimate is (N/n) y, y
+    hypergeometric: Result 8)."""
 
     N: int
     n: int
@@ -59,9 +63,13 @@ class SRS:
         return s, np.full(len(s), 1.0 / len(s))
 
 
+@provenance("profile.bernoulli.pmf_ratio", "profile.bernoulli.pmf_difference")
 @dataclass(frozen=True, init=False)
 class Bernoulli:
-    """Poisson sampling with equal inclusion probability p: each unit independently (pi_i = p)."""
+    """Poisson sampling with equal inclusion probability p: each unit independently (pi_i = p).
+
+    Source: 000_3f4b38deb4c4e7bd.txt, Section 1.3 (a design p on U) and Section 2.3 with Bernoulli
+    sampling in place of SRS: on binary data the estimate is y/p, y ~ Bin(t, p)."""
 
     N: int
     p: float
@@ -80,9 +88,13 @@ class Bernoulli:
         return s, pr
 
 
+@provenance("htm.ht_unbiased", "htm.mixture_density")
 @dataclass(frozen=True, init=False)
 class ExplicitDesign:
-    """A design given by its samples (sets of unit indices 0..N-1) and their probabilities."""
+    """A design given by its samples (sets of unit indices 0..N-1) and their probabilities.
+
+    Source: 000_3f4b38deb4c4e7bd.txt, Section 1.3 (the design p(s) and the Horvitz-Thompson estimate
+    sum_{i in s} x_i / pi_i, which needs pi_i > 0 for every unit)."""
 
     samples: tuple
     probabilities: tuple
@@ -121,9 +133,12 @@ class ExplicitDesign:
 
 
 # -- domains ----------------------------------------------------------------------------------------
+@provenance("htm.delta.event_form", "htm.r8.density")
 @dataclass(frozen=True, init=False)
 class BinaryDomain:
-    """x in {0, 1}^N with population total in [m_t, M_t] (default: every total)."""
+    """x in {0, 1}^N with population total in [m_t, M_t] (default: every total).
+
+    Source: 000_3f4b38deb4c4e7bd.txt, Section 2.3 (binary data, total in [m_t, M_t])."""
 
     N: int
     m_t: int
@@ -142,9 +157,12 @@ class BinaryDomain:
         return (1.0 - x[i],) if self.m_t <= t <= self.M_t else ()
 
 
+@provenance("htm.delta.event_form")
 @dataclass(frozen=True, init=False)
 class FiniteDomain:
-    """Each unit's value in a finite set (e.g. a grid on [m, M]); no constraint on the total."""
+    """Each unit's value in a finite set (e.g. a grid on [m, M]); no constraint on the total.
+
+    Source: 000_3f4b38deb4c4e7bd.txt, Section 1.4 (neighbouring x, x' differ at one unit)."""
 
     values: tuple
     kind = "finite"
@@ -160,13 +178,16 @@ class FiniteDomain:
         return tuple(v for v in self.values if v != x[i])
 
 
+@provenance("htm.delta.event_form")
 @dataclass(frozen=True)
 class WorstPair:
     """The ordered neighbouring pair (x, x') attaining the supremum of delta(eps) at scale b.
 
     ``total``/``total_prime`` are the population totals t(x), t(x'); for an explicit design ``x``,
     ``x_prime`` are the vectors and ``unit`` the unit where they differ (``None`` for SRS and
-    Bernoulli on binary data, where the pair is determined by the totals)."""
+    Bernoulli on binary data, where the pair is determined by the totals).
+
+    Source: 000_3f4b38deb4c4e7bd.txt, Section 1.4 (delta as a supremum over neighbouring pairs)."""
 
     delta: float
     epsilon: float
@@ -298,6 +319,8 @@ def privacy_profile(design, domain, b, epsilons, noise="laplace", prune=True, pr
 def worst_pair(design, domain, b, epsilon, noise="laplace") -> WorstPair:
     """The ordered neighbouring pair attaining delta(eps) (see :func:`privacy_profile`).
 
+    Source: 000_3f4b38deb4c4e7bd.txt, Section 1.4 (delta, a supremum over neighbouring pairs).
+
     >>> wp = worst_pair(SRS(1000, 50), BinaryDomain(1000), 20.0, 1.0)
     >>> (wp.total, wp.total_prime)  # the last unit turned to 1 (tied with (1, 0) by x -> 1 - x)
     (999.0, 1000.0)
@@ -326,6 +349,8 @@ def epsilon_for_delta(design, domain, b, delta, noise="laplace", rtol=1e-9) -> f
     """The smallest eps >= 0 with delta(eps) <= delta at scale b (delta(eps) is non-increasing).
 
     Returned as the upper end of a bracket of relative width ``rtol``, so delta(result) <= delta.
+
+    Source: 000_3f4b38deb4c4e7bd.txt, Section 1.4 (DP(eps, delta) of the mechanism).
 
     >>> e = epsilon_for_delta(SRS(4, 4), BinaryDomain(4), 1.0, 0.2)  # census: 1 - 2 ln(1 - 0.2)... inverted
     >>> abs(e - (1 + 2 * math.log(0.8))) < 1e-8
@@ -356,6 +381,8 @@ def calibrate_scale(design, domain, epsilon, delta, noise="laplace", rtol=1e-9) 
     Laplace(b1) plus independent noise when b1 <= b2).  Returns 0.0 when the estimate without noise
     already meets (eps, delta); otherwise the upper end of a bracket of relative width ``rtol``
     (so the returned scale meets the target).
+
+    Source: 000_3f4b38deb4c4e7bd.txt, Abstract (which Laplace scale reaches a given (eps, delta)).
 
     >>> b = calibrate_scale(SRS(4, 4), BinaryDomain(4), 0.5, 0.1)  # census: Delta/(eps - 2 ln(1 - delta))
     >>> abs(b - 1 / (0.5 - 2 * math.log(0.9))) < 1e-8
@@ -393,6 +420,8 @@ def amplified_laplace_scale(design, domain, epsilon) -> float:
     q = n/N (SRS, Balle, Barthe & Gaboardi 2018, sampling without replacement and substitution) or
     p (Bernoulli on binary data: x_i = 0 adds nothing when unit i is sampled, so the amplification
     has the same form).  It gives delta = 0; the exact calibration uses the delta allowed.
+
+    Source: 000_3f4b38deb4c4e7bd.txt, Abstract (the question); the amplification theorem is external.
 
     >>> round(amplified_laplace_scale(SRS(100, 10), BinaryDomain(100), 1.0), 6)  # 10/ln(1 + 10(e - 1))
     3.447709
