@@ -14,10 +14,14 @@ from .laplace import (bias_correction, laplace_cdf, laplace_mgf, laplace_pdf, lo
                       log_laplace_variance)
 from .profile import (SRS, Bernoulli, BinaryDomain, ExplicitDesign, FiniteDomain, WorstPair,
                       amplified_laplace_scale, calibrate_scale, epsilon_for_delta, privacy_profile, worst_pair)
+from .pufferfish import (disclosure_risk, max_disclosure_risk, pufferfish_epsilon, pufferfish_scale,
+                         simulate_disclosure_risk)
 from .srs_binary import srs_binary_delta0, srs_binary_epsilon0, srs_binary_log_pmf, srs_binary_pmf_ratio
 
 __all__ = ["Bernoulli", "BinaryDomain", "ExplicitDesign", "FiniteDomain", "SRS", "WorstPair",
            "amplified_laplace_scale", "calibrate_scale", "epsilon_for_delta", "privacy_profile", "worst_pair",
+           "disclosure_risk", "max_disclosure_risk", "pufferfish_epsilon", "pufferfish_scale",
+           "simulate_disclosure_risk",
            "bias_correction", "census_rse", "delta_bruteforce", "density_ratio", "density_ratio_derivative",
            "ht_atoms", "ht_variance", "laplace_cdf", "laplace_mechanism_delta", "laplace_mgf", "laplace_pdf",
            "log_laplace_mean", "log_laplace_variance", "mixture_density", "simulate_rse", "srs_binary_delta0",

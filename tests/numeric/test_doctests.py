@@ -12,11 +12,12 @@ import numeric.ht
 import numeric.ht_mechanism
 import numeric.laplace
 import numeric.profile
+import numeric.pufferfish
 import numeric.srs_binary
 
 
 @pytest.mark.parametrize("module", [numeric, numeric.laplace, numeric.ht, numeric.ht_mechanism, numeric.bruteforce,
-                                    numeric.srs_binary, numeric.profile],
+                                    numeric.srs_binary, numeric.profile, numeric.pufferfish],
                          ids=lambda m: m.__name__)
 def test_docstring_examples(module):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)

@@ -1,0 +1,226 @@
+r"""Log-Laplace multiplicative perturbation: the Pufferfish guarantee and p%-rule disclosure risk.
+
+The mechanism publishes c e^X y, X ~ Laplace(0, b), c = 1 - b^2 (bias correction, b < 1).  It is
+epsilon-Pufferfish for q% intervals (Theorem 3.2.2) at the printed scale b = -(4/eps) ln(1 - q);
+its tight epsilon at scale b is (2/b) ln((1+q)/(1-q)) (claim ``puff.tight.epsilon``), so the
+tight scale for a target eps is (2/eps) ln((1+q)/(1-q)), between 1/2 and 1 times the printed one.
+
+Disclosure risk (Appendix B, equation b.1.3): an intruder k subtracts y_k from the published total
+and asks whether the remainder falls within p% of the passive claimant's y_j; with
+R = sum_{i != j, k} y_i / y_j,
+
+.. math:: f_{p,q,\varepsilon}(R) = P\big(1 - p - R < c e^X < 1 + p - R\big).
+
+Source: ``004_005a37d6f70bd1b7.txt``, Section 3.2 (Lemma 3.2.1, Theorem 3.2.2), Section 4.3
+(algorithm 4.3.2) and Appendix B (Proposition 1, Corollary B.1.2, Theorem B.2).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.optimize import brentq
+
+from ._common import as_float, as_rng, provenance, require, scalar_out
+
+_CHUNK = 1 << 16   # replicates per block in simulate_disclosure_risk
+
+
+def _eps_q(epsilon, q):
+    eps = as_float("epsilon", epsilon)
+    q = as_float("q", q)
+    require(np.isfinite(eps) & (eps > 0), "epsilon", "finite and > 0")
+    require((q > 0) & (q < 1), "q", "in (0, 1)")
+    return eps, q
+
+
+def _log_ratio(q):
+    """ln((1 + q)/(1 - q)), without cancellation for small q."""
+    return np.log1p(q) - np.log1p(-q)
+
+
+@provenance("puff.thm322.ratio", "puff.tight.scale", "puff.tight.vs_printed", "puff.lemma321.first")
+def pufferfish_scale(epsilon, q, tight=False):
+    r"""Laplace scale b of the log-Laplace mechanism for eps-Pufferfish privacy of q% intervals.
+
+    Printed (Theorem 3.2.2): :math:`b = -\frac{4}{\varepsilon}\ln(1-q)`.  Tight (``tight=True``):
+    :math:`b^* = \frac{2}{\varepsilon}\ln\frac{1+q}{1-q}`, the largest scale whose tight epsilon
+    is eps (claims ``puff.tight.*``); b*/b lies in (1/2, 1), about 0.93 at q = 0.15.
+
+    Source: 004_005a37d6f70bd1b7.txt, Section 3.2, Theorem 3.2.2.
+
+    Parameters: ``epsilon`` > 0 and ``q`` in (0, 1), broadcast together.
+
+    >>> float(pufferfish_scale(1.3, 0.15))            # -(4/1.3) ln 0.85
+    0.50005824460853...
+    >>> float(pufferfish_scale(1.3, 0.15, tight=True))  # (2/1.3) ln(1.15/0.85)
+    0.46504749518912...
+    """
+    eps, q = _eps_q(epsilon, q)
+    b = 2 * _log_ratio(q) / eps if tight else -4 * np.log1p(-q) / eps
+    return scalar_out(b)
+
+
+@provenance("puff.tight.epsilon")
+def pufferfish_epsilon(b, q):
+    r"""Tight Pufferfish epsilon of the log-Laplace mechanism with scale b for q% intervals:
+    :math:`\varepsilon^*(b) = \frac{2}{b}\ln\frac{1+q}{1-q}` (the supremum over priors, approached
+    by point masses at the far ends of two adjacent intervals).
+
+    Source: 004_005a37d6f70bd1b7.txt, Section 3.1 (Definition 3.1.4) and Section 3.2.
+
+    >>> float(pufferfish_epsilon(pufferfish_scale(1.3, 0.15), 0.15))  # < 1.3: the printed b is conservative
+    1.20898265404890...
+    """
+    b = as_float("b", b)
+    q = as_float("q", q)
+    require(np.isfinite(b) & (b > 0), "b", "finite and > 0")
+    require((q > 0) & (q < 1), "q", "in (0, 1)")
+    return scalar_out(2 * _log_ratio(q) / b)
+
+
+def _b_c(p, q, epsilon, tight):
+    p = as_float("p", p)
+    require(p.ndim == 0 and 0 < p < 1, "p", "a number in (0, 1)")
+    eps, q = _eps_q(epsilon, q)
+    require(eps.ndim == 0 and q.ndim == 0, "epsilon", "a scalar (with q a scalar)")
+    b = float(pufferfish_scale(eps, q, tight))
+    require(b < 1, "epsilon", f"large enough that b < 1 (got b = {b:.6g} for epsilon = {float(eps):g}, "
+            f"q = {float(q):g}): the bias correction c = 1 - b^2 must be positive")
+    return float(p), b, 1.0 - b * b
+
+
+def _risk(R, p, b, c):
+    """P(ln((1-p-R)/c) < X < ln((1+p-R)/c)), X ~ Laplace(0, b), by the pieces of equation b.1.3:
+    each tail probability is e^{-|x|/b}/2 = (ratio)^{+-1/b}/2 computed in log space."""
+    R = np.asarray(R, dtype=float)
+    lo, hi = 1 - p - R, 1 + p - R
+    with np.errstate(divide="ignore", invalid="ignore"):
+        u = np.where(lo > 0, np.log(np.where(lo > 0, lo, 1.0) / c), -np.inf)   # lower limit of X
+        v = np.where(hi > 0, np.log(np.where(hi > 0, hi, 1.0) / c), -np.inf)   # upper limit of X
+        tail_u_left = 0.5 * np.exp(np.minimum(u, 0) / b)     # F(u) for u < 0
+        tail_u_right = 0.5 * np.exp(-np.maximum(u, 0) / b)   # 1 - F(u) for u >= 0
+        tail_v_left = 0.5 * np.exp(np.minimum(v, 0) / b)
+        tail_v_right = 0.5 * np.exp(-np.maximum(v, 0) / b)
+    out = np.select(
+        [hi <= 0, (u >= 0), (u < 0) & (v >= 0), v < 0],
+        [0.0,
+         tail_u_right - tail_v_right,                                 # piece 1: both limits >= 0
+         1.0 - tail_v_right - np.where(lo > 0, tail_u_left, 0.0),     # pieces 2 and 4
+         tail_v_left - np.where(lo > 0, tail_u_left, 0.0)])           # pieces 3 and 5
+    return np.clip(out, 0.0, 1.0)
+
+
+@provenance("puff.b13.piece1", "puff.b13.piece2", "puff.b13.piece3", "puff.b13.piece4", "puff.b13.piece5",
+            "puff.b13.piece6", "puff.b13.cases_partition", "ht.prop4_unbiased")
+def disclosure_risk(R, p, q, epsilon, tight=False):
+    r"""Probability of a p%-rule violation for one perturbed passive claimant (equation b.1.3).
+
+    .. math:: f_{p,q,\varepsilon}(R) = P\big((1-p)\,y_j < c e^{X} y_j + R\,y_j < (1+p)\,y_j\big),
+              \qquad X \sim \mathrm{Laplace}(0, b),\ c = 1 - b^2,
+
+    with b = ``pufferfish_scale(epsilon, q, tight)`` and R = sum_{i != j,k} y_i / y_j.  Evaluated
+    piece by piece (the six cases of b.1.3) from the Laplace tails, so it is accurate to a few ulps
+    where it is tiny.  0 <= f <= 1, f = 0 for R >= 1 + p, continuous in R.
+
+    Source: 004_005a37d6f70bd1b7.txt, Appendix B.1, Proposition 1 and Corollary B.1.2 (b.1.3).
+
+    Parameters: ``R`` real (any shape); ``p``, ``q`` in (0, 1); ``epsilon`` > 0 with b < 1.
+
+    >>> b = float(pufferfish_scale(1.5, 0.1)); c = 1 - b * b
+    >>> float(disclosure_risk(0.0, 0.15, 0.1, 1.5))  # 1 - ((1.15/c)^(-1/b) + (0.85/c)^(1/b))/2
+    0.39738457939247...
+    """
+    p, b, c = _b_c(p, q, epsilon, tight)
+    R = as_float("R", R)
+    return scalar_out(_risk(R, p, b, c))
+
+
+@provenance("puff.b13.monotonicity", "puff.b2.sup", "puff.b13.piece2")
+def max_disclosure_risk(p, q, epsilon, tight=False):
+    r"""sup_R f_{p,q,eps}(R) and its argmax (Theorem B.2), exactly.
+
+    f increases on piece 1, is unimodal on piece 2 and decreases afterwards (claim
+    ``puff.b13.monotonicity``); on piece 2 its derivative has the sign of the strictly decreasing
+
+    .. math:: g(R) = (1/b - 1)\ln\frac{1-p-R}{c} + (1/b + 1)\ln\frac{1+p-R}{c},
+
+    positive at R = 1 - p - c and negative at the end of piece 2, so the supremum is attained at
+    the unique zero R* of g (``brentq`` on the bracket, to the float resolution).  The source says
+    it can only be read off a graph (Remark after Theorem B.2).
+
+    Source: 004_005a37d6f70bd1b7.txt, Appendix B.2, Theorem B.2 and its Remark.
+
+    Returns ``(sup, argmax)``.
+
+    >>> s, r = max_disclosure_risk(0.15, 0.15, 1.3)   # Figure B.2.1 (a grid of 2e5 points: 0.3422066811 at 0.31218)
+    >>> round(s, 9), round(r, 4)
+    (0.342206681, 0.3122)
+    """
+    p, b, c = _b_c(p, q, epsilon, tight)
+    k_lo, k_hi = 1.0 / b - 1.0, 1.0 / b + 1.0
+
+    def g(R):
+        return k_lo * math.log((1 - p - R) / c) + k_hi * math.log((1 + p - R) / c)
+
+    left = 1 - p - c
+    right = min(1 - p, 1 + p - c)
+    if right == 1 - p:          # g -> -oo at 1 - p: step in towards it until g < 0
+        gap = c
+        while True:
+            gap *= 0.5
+            r_end = right - gap
+            if r_end <= left or g(r_end) < 0:
+                break
+    else:
+        r_end = right
+    r_star = brentq(g, left, r_end, xtol=4e-16 * max(1.0, abs(left)), rtol=4 * np.finfo(float).eps, maxiter=500)
+    return float(_risk(r_star, p, b, c)), float(r_star)
+
+
+@provenance("puff.b13.piece1", "ht.prop4_unbiased")
+def simulate_disclosure_risk(y, j, k, p, q, epsilon, reps, rng, tight=False):
+    r"""Monte Carlo probability of a p%-rule violation by algorithm 4.3.2: ``(estimate, stderr)``.
+
+    Each replicate perturbs the passive claimant, :math:`\tilde y_j = c\,e^{X} y_j`, forms the total
+    :math:`\hat Y = \sum_{h \ne j} y_h + \tilde y_j`, removes the intruder's own value and counts a
+    violation when :math:`\hat Y - y_k` lies within p% of y_j (between y_j(1-p) and y_j(1+p)).
+    The standard error is sqrt(gamma (1 - gamma)/reps).  Vectorised in blocks (bounded memory).
+
+    Source: 004_005a37d6f70bd1b7.txt, Section 4.3, algorithm 4.3.2.
+
+    Parameters: ``y`` the contributors' true values (1-d); ``j`` the passive claimant and ``k`` the
+    intruder (distinct indices); ``p``, ``q`` in (0, 1); ``epsilon`` > 0 with b < 1; ``reps`` an
+    integer >= 1; ``rng`` a ``numpy.random.Generator`` or an integer seed.
+
+    >>> est, se = simulate_disclosure_risk([10.0, 6.0, 1.0], 1, 0, 0.15, 0.1, 1.5, 100_000, 7)
+    >>> abs(est - float(disclosure_risk(1 / 6, 0.15, 0.1, 1.5))) < 5 * se
+    True
+    """
+    y = as_float("y", y)
+    require(y.ndim == 1 and y.size >= 2 and np.all(np.isfinite(y)), "y",
+            "a one-dimensional array of at least two finite values")
+    n = y.size
+    for name, idx in (("j", j), ("k", k)):
+        require(isinstance(idx, (int, np.integer)) and not isinstance(idx, bool) and 0 <= idx < n, name,
+                f"an index in 0..{n - 1}")
+    require(j != k, "k", "a contributor other than the passive claimant j")
+    require(y[j] != 0, "y", "non-zero at the passive claimant j (the p% interval is relative to y_j)")
+    if isinstance(reps, bool) or not isinstance(reps, (int, np.integer)) or reps < 1:
+        raise ValueError(f"reps must be an integer >= 1, got {reps!r}")
+    p, b, c = _b_c(p, q, epsilon, tight)
+    rng = as_rng(rng)
+    rest = float(np.sum(y) - y[j] - y[k])           # the other contributors, known to the intruder
+    lo, hi = sorted((y[j] * (1 - p), y[j] * (1 + p)))
+    hits, done = 0, 0
+    while done < reps:
+        m = min(_CHUNK, reps - done)
+        remainder = c * np.exp(b * rng.laplace(0.0, 1.0, m)) * y[j] + rest
+        hits += int(np.count_nonzero((remainder >= lo) & (remainder <= hi)))
+        done += m
+    gamma = hits / reps
+    return gamma, math.sqrt(gamma * (1 - gamma) / reps)
+
+
+__all__ = ["disclosure_risk", "max_disclosure_risk", "pufferfish_epsilon", "pufferfish_scale",
+           "simulate_disclosure_risk"]
