@@ -91,23 +91,29 @@ def _b_c(p, q, epsilon, tight):
 
 
 def _risk(R, p, b, c):
-    """P(ln((1-p-R)/c) < X < ln((1+p-R)/c)), X ~ Laplace(0, b), by the pieces of equation b.1.3:
-    each tail probability is e^{-|x|/b}/2 = (ratio)^{+-1/b}/2 computed in log space."""
+    """P(ln((1-p-R)/c) < X < ln((1+p-R)/c)), X ~ Laplace(0, b), by the pieces of equation b.1.3.
+
+    Each tail probability is e^{-|x|/b}/2 in log space.  Where both limits lie on one side of 0
+    (pieces 1 and 3) the risk is the nearer tail times -expm1(-(v - u)/b), with the width
+    v - u = log1p(2p/(1 - p - R)) taken from the exact width 2p: no difference of two near tails."""
     R = np.asarray(R, dtype=float)
     lo, hi = 1 - p - R, 1 + p - R
-    with np.errstate(divide="ignore", invalid="ignore"):
-        u = np.where(lo > 0, np.log(np.where(lo > 0, lo, 1.0) / c), -np.inf)   # lower limit of X
-        v = np.where(hi > 0, np.log(np.where(hi > 0, hi, 1.0) / c), -np.inf)   # upper limit of X
-        tail_u_left = 0.5 * np.exp(np.minimum(u, 0) / b)     # F(u) for u < 0
-        tail_u_right = 0.5 * np.exp(-np.maximum(u, 0) / b)   # 1 - F(u) for u >= 0
-        tail_v_left = 0.5 * np.exp(np.minimum(v, 0) / b)
-        tail_v_right = 0.5 * np.exp(-np.maximum(v, 0) / b)
+    pos = lo > 0
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        u = np.where(pos, np.log(np.where(pos, lo, 1.0) / c), -np.inf)        # lower limit of X
+        v = np.where(hi > 0, np.log(np.where(hi > 0, hi, 1.0) / c), -np.inf)  # upper limit of X
+        width = np.where(pos, np.log1p(2 * p / np.where(pos, lo, 1.0)), np.inf)
+        shrink = -np.expm1(-width / b)                       # 1 - e^{-(v-u)/b}
+        right_u = 0.5 * np.exp(-np.maximum(u, 0) / b)        # 1 - F(u), u >= 0
+        right_v = 0.5 * np.exp(-np.maximum(v, 0) / b)        # 1 - F(v), v >= 0
+        left_u = np.where(pos, 0.5 * np.exp(np.minimum(u, 0) / b), 0.0)   # F(u), u < 0
+        left_v = 0.5 * np.exp(np.minimum(v, 0) / b)          # F(v), v < 0
     out = np.select(
-        [hi <= 0, (u >= 0), (u < 0) & (v >= 0), v < 0],
+        [hi <= 0, u >= 0, (u < 0) & (v >= 0), v < 0],
         [0.0,
-         tail_u_right - tail_v_right,                                 # piece 1: both limits >= 0
-         1.0 - tail_v_right - np.where(lo > 0, tail_u_left, 0.0),     # pieces 2 and 4
-         tail_v_left - np.where(lo > 0, tail_u_left, 0.0)])           # pieces 3 and 5
+         right_u * shrink,                 # piece 1: both limits >= 0
+         1.0 - right_v - left_u,           # pieces 2 and 4
+         left_v * shrink])                 # pieces 3 and 5 (shrink = 1 when the lower limit is -oo)
     return np.clip(out, 0.0, 1.0)
 
 
@@ -146,7 +152,8 @@ def max_disclosure_risk(p, q, epsilon, tight=False):
     .. math:: g(R) = (1/b - 1)\ln\frac{1-p-R}{c} + (1/b + 1)\ln\frac{1+p-R}{c},
 
     positive at R = 1 - p - c and negative at the end of piece 2, so the supremum is attained at
-    the unique zero R* of g (``brentq`` on the bracket, to the float resolution).  The source says
+    the unique zero R* of g (``brentq`` in s = ln(1 - p - R), where a zero closer to 1 - p than a
+    float step in R is still resolved; the risk at R* is evaluated from s).  The source says
     it can only be read off a graph (Remark after Theorem B.2).
 
     Source: 004_005a37d6f70bd1b7.txt, Appendix B.2, Theorem B.2 and its Remark.
@@ -160,22 +167,24 @@ def max_disclosure_risk(p, q, epsilon, tight=False):
     p, b, c = _b_c(p, q, epsilon, tight)
     k_lo, k_hi = 1.0 / b - 1.0, 1.0 / b + 1.0
 
-    def g(R):
-        return k_lo * math.log((1 - p - R) / c) + k_hi * math.log((1 + p - R) / c)
+    # in s = ln(1 - p - R) (R = 1 - p - e^s): g increases with s, and the zero may lie closer to
+    # R = 1 - p than a float step in R, never in s
+    def g(s):
+        return k_lo * (s - math.log(c)) + k_hi * (np.logaddexp(math.log(2 * p), s) - math.log(c))
 
-    left = 1 - p - c
-    right = min(1 - p, 1 + p - c)
-    if right == 1 - p:          # g -> -oo at 1 - p: step in towards it until g < 0
-        gap = c
-        while True:
-            gap *= 0.5
-            r_end = right - gap
-            if r_end <= left or g(r_end) < 0:
-                break
-    else:
-        r_end = right
-    r_star = brentq(g, left, r_end, xtol=4e-16 * max(1.0, abs(left)), rtol=4 * np.finfo(float).eps, maxiter=500)
-    return float(_risk(r_star, p, b, c)), float(r_star)
+    top = math.log(c)                       # R = 1 - p - c: g > 0
+    if c > 2 * p:                           # piece 2 ends at R = 1 + p - c, where g < 0
+        bottom = math.log(c - 2 * p)
+    else:                                   # piece 2 ends at R = 1 - p (s -> -oo, g -> -oo)
+        step = 1.0
+        bottom = top - step
+        while g(bottom) >= 0:
+            step *= 2
+            bottom = top - step
+    s_star = brentq(g, bottom, top, xtol=1e-15, rtol=4 * np.finfo(float).eps, maxiter=500)
+    a_up, a_lo = (2 * p + math.exp(s_star)) / c, math.exp(s_star) / c      # (1+p-R)/c, (1-p-R)/c
+    sup = 1.0 - 0.5 * (a_up ** (-1.0 / b) + a_lo ** (1.0 / b))            # piece 2 at R*
+    return float(sup), float(1 - p - math.exp(s_star))
 
 
 @provenance("puff.b13.piece1", "ht.prop4_unbiased")
