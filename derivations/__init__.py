@@ -11,7 +11,7 @@ from .core import (Check, Claim, Enumeration, Erratum, Proof, Source, Verdict, a
                    all_errata, get_claim, verify_inline, verify_many)
 from .formulas import Formula, all_formulas
 from . import laplace, ht_perturbed  # noqa: F401  (registers claims)
-from . import ht_mechanism_signs, ht_mechanism, ht_mechanism_srs, ht_mechanism_conditional, ht_profile  # noqa: F401
+from . import ht_mechanism_signs, ht_mechanism, ht_mechanism_srs, ht_mechanism_conditional, ht_profile, pufferfish  # noqa: F401
 
 __all__ = ["Check", "Claim", "Enumeration", "Erratum", "Formula", "Proof", "Source", "Verdict",
            "claims", "errata", "formulas", "get", "verify", "verify_many"]

@@ -44,8 +44,8 @@ def pufferfish_scale(epsilon, q, tight=False):
     r"""Laplace scale b of the log-Laplace mechanism for eps-Pufferfish privacy of q% intervals.
 
     Printed (Theorem 3.2.2): :math:`b = -\frac{4}{\varepsilon}\ln(1-q)`.  Tight (``tight=True``):
-    :math:`b^* = \frac{2}{\varepsilon}\ln\frac{1+q}{1-q}`, the largest scale whose tight epsilon
-    is eps (claims ``puff.tight.*``); b*/b lies in (1/2, 1), about 0.93 at q = 0.15.
+    :math:`b^* = \frac{2}{\varepsilon}\ln\frac{1+q}{1-q}`, the smallest scale whose tight epsilon
+    is at most eps (claims ``puff.tight.*``); b*/b lies in (1/2, 1), about 0.93 at q = 0.15.
 
     Source: 004_005a37d6f70bd1b7.txt, Section 3.2, Theorem 3.2.2.
 
