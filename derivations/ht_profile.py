@@ -40,6 +40,8 @@ import sympy as sp
 
 from .core import Claim, Enumeration, Proof, Source, all_of, register, zero
 from .formulas import formula
+from .ht_mechanism import RATIOS
+from .ht_mechanism_srs import hyper
 
 DOC = "000_3f4b38deb4c4e7bd.txt"
 S14 = Source(DOC, "Section 1.4, delta(eps, x, x') = int (f_x - e^eps f_x')_+ (Gaussian noise in place of Laplace)")
@@ -50,7 +52,6 @@ S23_BERN = Source(DOC, "Section 2.3, Result 8 and its proof (binary data; Bernou
 S23_R89 = Source(DOC, "Section 2.3, Results 8-9 (delta_{Z_0}(eps) and eps_{Z_0}(0), binary data)")
 ABSTRACT = Source(DOC, "Abstract (the question of the noise scale)")
 
-RATIOS = (Fraction(1), Fraction(3, 2), Fraction(4))      # rational values of e^eps
 
 
 def _fail(count, why, **where) -> Enumeration:
@@ -372,14 +373,9 @@ def h_srs(yy):
     return sp.binomial(t, yy) * sp.binomial(N - 1 - t, n - 1 - yy) / sp.binomial(N - 1, n - 1)
 
 
-def hyper(NN: int, nn: int, tt: int, yy: int) -> Fraction:
-    """f_t(y) = C(t,y) C(N-t,n-y)/C(N,n), exact, 0 outside the support."""
-    return Fraction(_C(tt, yy) * _C(NN - tt, nn - yy), comb(NN, nn))
-
-
 def hyper_h(NN: int, nn: int, tt: int, yy: int) -> Fraction:
-    """h_t(y) = C(t,y) C(N-1-t,n-1-y)/C(N-1,n-1): ones among the n - 1 other sampled units, given i in S."""
-    return Fraction(_C(tt, yy) * _C(NN - 1 - tt, nn - 1 - yy), comb(NN - 1, nn - 1))
+    """h_t(y) = C(t,y) C(N-1-t, n-1-y)/C(N-1, n-1): the ones among the other n - 1 sampled units of N - 1."""
+    return hyper(NN - 1, nn - 1, tt, yy)
 
 
 def binom_pmf(tt: int, pp: Fraction, yy: int) -> Fraction:

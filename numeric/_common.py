@@ -41,6 +41,13 @@ def positive(name: str, value) -> np.ndarray:
     return arr
 
 
+def count(name: str, value, lo: int) -> int:
+    """An integer >= lo (not a bool); ``ValueError`` naming ``name`` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lo:
+        raise ValueError(f"{name} must be an integer >= {lo}, got {value!r}")
+    return int(value)
+
+
 def scalar_out(arr: np.ndarray):
     """A 0-d result as a NumPy scalar, anything else unchanged."""
     arr = np.asarray(arr)

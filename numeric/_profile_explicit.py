@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from ._profile_kernels import gaussian_delta_general, laplace_delta_general
+from .ht_mechanism import ht_atoms
 
 MAX_PAIRS = 200_000
 
@@ -43,18 +44,14 @@ def pairs(domain, N: int):
                 yield x, x[:i] + (v,) + x[i + 1:], i
 
 
-def _atoms(samples, pi, x) -> np.ndarray:
-    return np.array([sum(x[j] / pi[j] for j in s) for s in samples])
-
-
-def deltas(samples, probs, pi, domain, N, eps: float, b: float, noise: str):
+def deltas(samples, probs, domain, N, eps: float, b: float, noise: str):
     """(delta, x, x', i) for every ordered neighbouring pair of the domain."""
     found = list(pairs(domain, N))
     cache: dict = {}
 
     def atoms(x):
         if x not in cache:
-            cache[x] = _atoms(samples, pi, x)
+            cache[x] = ht_atoms(samples, probs, x)[0]
         return cache[x]
 
     c = math.exp(eps)

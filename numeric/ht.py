@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _generated as gen
-from ._common import as_float, as_rng, per_unit, provenance, require
+from ._common import as_float, as_rng, count, per_unit, provenance, require
 
 _CHUNK = 1 << 16  # replicates per block in simulate_rse (bounded memory for any reps)
 
@@ -168,8 +168,7 @@ def simulate_rse(y, perturbed, b, reps, rng, return_se=False):
     mask = mask.astype(bool)
     b = per_unit("b", b, n)[mask]
     require((b > 0) & (b < 1), "b", "in (0, 1) at every perturbed unit (c = 1 - b^2 must be positive)")
-    if isinstance(reps, bool) or not isinstance(reps, (int, np.integer)) or reps < 2:
-        raise ValueError(f"reps must be an integer >= 2, got {reps!r}")
+    reps = count("reps", reps, 2)
     rng = as_rng(rng)
     total = np.sum(y)
     require(total != 0, "y", "values with a non-zero total (the RSE divides by it)")

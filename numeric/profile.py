@@ -125,12 +125,6 @@ class ExplicitDesign:
         object.__setattr__(self, "probabilities", tuple(float(p) for p in pr))
         object.__setattr__(self, "N", int(N))
 
-    def inclusion(self) -> np.ndarray:
-        pi = np.zeros(self.N)
-        for x, p in zip(self.samples, self.probabilities):
-            pi[list(x)] += p
-        return pi
-
 
 # -- domains ----------------------------------------------------------------------------------------
 @provenance("htm.delta.event_form", "htm.r8.density")
@@ -246,16 +240,12 @@ def _family(design):
 
 
 def _explicit(design):
+    """(samples, probabilities) of the design, listed (samples of probability 0 dropped)."""
     if isinstance(design, ExplicitDesign):
-        return list(design.samples), np.array(design.probabilities), design.inclusion()
+        return list(design.samples), np.array(design.probabilities)
     s, pr = design.samples()
     keep = pr > 0
-    s = [x for x, k in zip(s, keep) if k]
-    pr = pr[keep]
-    pi = np.zeros(design.N)
-    for x, p in zip(s, pr):
-        pi[list(x)] += p
-    return s, pr, pi
+    return [x for x, k in zip(s, keep) if k], pr[keep]
 
 
 def _solve(design, domain, b: float, eps: float, noise: str, prune: bool = True) -> WorstPair:
@@ -263,12 +253,12 @@ def _solve(design, domain, b: float, eps: float, noise: str, prune: bool = True)
         d, t, up = _bin.search(_family(design), domain.m_t, domain.M_t, eps, b, noise, prune)
         t1 = t + 1
         return WorstPair(d, eps, b, noise, float(t if up else t1), float(t1 if up else t))
-    samples, probs, pi = _explicit(design)
+    samples, probs = _explicit(design)
     npairs = _exp.count_pairs(domain, design.N)
     require(npairs <= _exp.MAX_PAIRS, "domain", f"small enough to enumerate its neighbouring pairs "
             f"({npairs} > {_exp.MAX_PAIRS})")
     require(npairs > 0, "domain", "one with at least one neighbouring pair")
-    d, found = _exp.deltas(samples, probs, pi, domain, design.N, eps, b, noise)
+    d, found = _exp.deltas(samples, probs, domain, design.N, eps, b, noise)
     k = int(np.argmax(d))
     x, xp, i = found[k]
     return WorstPair(max(float(d[k]), 0.0), eps, b, noise, float(sum(x)), float(sum(xp)),

@@ -21,7 +21,7 @@ import math
 import numpy as np
 from scipy.optimize import brentq
 
-from ._common import as_float, as_rng, provenance, require, scalar_out
+from ._common import as_float, as_rng, count, provenance, require, scalar_out
 
 _CHUNK = 1 << 16   # replicates per block in simulate_disclosure_risk
 
@@ -216,8 +216,7 @@ def simulate_disclosure_risk(y, j, k, p, q, epsilon, reps, rng, tight=False):
                 f"an index in 0..{n - 1}")
     require(j != k, "k", "a contributor other than the passive claimant j")
     require(y[j] != 0, "y", "non-zero at the passive claimant j (the p% interval is relative to y_j)")
-    if isinstance(reps, bool) or not isinstance(reps, (int, np.integer)) or reps < 1:
-        raise ValueError(f"reps must be an integer >= 1, got {reps!r}")
+    reps = count("reps", reps, 1)
     p, b, c = _b_c(p, q, epsilon, tight)
     rng = as_rng(rng)
     rest = float(np.sum(y) - y[j] - y[k])           # the other contributors, known to the intruder

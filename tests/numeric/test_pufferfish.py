@@ -27,7 +27,6 @@ Derived bounds used below (b < 1, c = 1 - b^2, A = (1+p-R)/c, B = (1-p-R)/c):
 """
 from __future__ import annotations
 
-import inspect
 import math
 import time
 from fractions import Fraction
@@ -471,37 +470,25 @@ def test_tight_epsilon_round_trip_and_printed_is_conservative():
     assert pufferfish_epsilon(pufferfish_scale(1.3, 0.15), 0.15) < 1.3
 
 
-def _call_kernel(fn, **values):
-    """Call a generated kernel by its parameter names (epsilon/eps, q, b)."""
-    alias = {"eps": "epsilon", "epsilon": "epsilon", "q": "q", "b": "b"}
-    names = list(inspect.signature(fn).parameters)
-    if all(n in alias for n in names):
-        return fn(**{n: values[alias[n]] for n in names})
-    return fn(*values.values())
-
-
 @pytest.mark.parametrize("kernel,tight", [("pufferfish_scale_printed", False), ("pufferfish_scale_tight", True)])
 def test_scales_against_generated_kernels(kernel, tight):
-    """Reference: the generated kernels of ``numeric._generated`` (printed from verified SymPy
-    expressions), when present; both checked against mpmath as well (rel 1e-13 for q in [0.01, 0.99],
-    where a naive log(1 - q) or log((1+q)/(1-q)) is accurate to ~1e-14)."""
-    if not hasattr(gen, kernel):
-        pytest.skip(f"numeric._generated.{kernel} not generated yet")
+    """Reference: the generated kernels of ``numeric._generated`` (printed from the verified SymPy
+    expressions of ``puff.thm322.ratio`` and ``puff.tight.scale``); both checked against mpmath as well
+    (rel 1e-13 for q in [0.01, 0.99], where a naive log(1 - q) or log((1+q)/(1-q)) is accurate to ~1e-14)."""
     fn = getattr(gen, kernel)
     for e in EPSS:
         for q in np.linspace(0.01, 0.99, 17):
-            k = float(_call_kernel(fn, epsilon=e, q=q))
+            k = float(fn(e, q))
             assert k == pytest.approx(float(mp_b(e, q, tight)), rel=1e-13)
             assert float(pufferfish_scale(e, q, tight=tight)) == pytest.approx(k, rel=1e-13)
 
 
 def test_epsilon_against_generated_kernel():
-    """Reference: ``numeric._generated.pufferfish_epsilon_tight`` when present, and mpmath."""
-    if not hasattr(gen, "pufferfish_epsilon_tight"):
-        pytest.skip("numeric._generated.pufferfish_epsilon_tight not generated yet")
+    """Reference: ``numeric._generated.pufferfish_epsilon_tight`` (printed from ``puff.tight.epsilon``),
+    and mpmath."""
     for bb in (0.05, 0.5, 0.99, 3.0):
         for q in np.linspace(0.01, 0.99, 17):
-            k = float(_call_kernel(gen.pufferfish_epsilon_tight, b=bb, q=q))
+            k = float(gen.pufferfish_epsilon_tight(bb, q))
             with mpmath.workdps(40):
                 ref = float(2 * mpmath.log((1 + mpf(q)) / (1 - mpf(q))) / mpf(bb))
             assert k == pytest.approx(ref, rel=1e-13)
