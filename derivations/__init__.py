@@ -1,17 +1,16 @@
 """Machine-checked derivations of the privacy mathematics of official statistics.
 
-Every statement is a :class:`~derivations.core.Claim` in one registry:
+Every statement is a :class:`~derivations.engine.core.Claim` in one registry:
 
 >>> import derivations
 >>> c = derivations.get("laplace.mgf")
 >>> c.source.document
 '004_005a37d6f70bd1b7.txt'
 """
-from .core import (Check, Claim, Enumeration, Erratum, Proof, Source, Verdict, all_claims,
+from .engine.core import (Check, Claim, Enumeration, Erratum, Proof, Source, Verdict, all_claims,
                    all_errata, get_claim, verify_inline, verify_many)
-from .formulas import Formula, all_formulas
-from . import laplace, ht_perturbed  # noqa: F401  (registers claims)
-from . import ht_mechanism_signs, ht_mechanism, ht_mechanism_srs, ht_mechanism_conditional, ht_profile, pufferfish  # noqa: F401
+from .engine.formulas import Formula, all_formulas
+from . import log_laplace, ht_mechanism  # noqa: F401  (registers the claims of each source document)
 
 __all__ = ["Check", "Claim", "Enumeration", "Erratum", "Formula", "Proof", "Source", "Verdict",
            "claims", "errata", "formulas", "get", "verify", "verify_many"]

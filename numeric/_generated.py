@@ -15,15 +15,15 @@ PROVENANCE = {
     'log_laplace_variance_finite': ('log_laplace.variance_stable',),
     'bias_correction_finite': ('ht.prop4_unbiased', 'ht.prop4_unique'),
     'corrected_factor_variance': ('ht.corrected_factor_variance', 'ht.census_variance_stable'),
+    'pufferfish_scale_printed': ('puff.thm322.ratio',),
+    'pufferfish_scale_tight': ('puff.tight.scale',),
+    'pufferfish_epsilon_tight': ('puff.tight.epsilon',),
     'laplace_mechanism_delta': ('htm.census.delta',),
     'mixture_ratio_interval': ('htm.ratio.interval_form',),
     'mixture_ratio_interval_derivative': ('htm.ratio.derivative',),
     'srs_binary_pmf_ratio': ('htm.r8.pmf_ratio',),
     'srs_binary_epsilon0_finite': ('htm.r9.epsilon0',),
     'amplified_laplace_scale': ('profile.amplification.generic_scale',),
-    'pufferfish_scale_printed': ('puff.thm322.ratio',),
-    'pufferfish_scale_tight': ('puff.tight.scale',),
-    'pufferfish_epsilon_tight': ('puff.tight.epsilon',),
 }
 HASHES = {
     'laplace_pdf': 'ae7bd522d0c9af71',
@@ -33,15 +33,15 @@ HASHES = {
     'log_laplace_variance_finite': '05d62eb328c58bfa',
     'bias_correction_finite': '28de69e844cc1263',
     'corrected_factor_variance': 'e530b6787938196a',
+    'pufferfish_scale_printed': 'ced2cd09e48da60f',
+    'pufferfish_scale_tight': '6652026c2c994e37',
+    'pufferfish_epsilon_tight': '34b1bf4f7b988b28',
     'laplace_mechanism_delta': '67367289609b881d',
     'mixture_ratio_interval': '3d02ae374bc710f3',
     'mixture_ratio_interval_derivative': '1b50980d98372fc2',
     'srs_binary_pmf_ratio': '5a36c60ef5b827e4',
     'srs_binary_epsilon0_finite': 'c8a20df972a17754',
     'amplified_laplace_scale': 'a03eb8ee38013896',
-    'pufferfish_scale_printed': 'ced2cd09e48da60f',
-    'pufferfish_scale_tight': '6652026c2c994e37',
-    'pufferfish_epsilon_tight': '34b1bf4f7b988b28',
 }
 
 
@@ -122,6 +122,39 @@ def corrected_factor_variance(b):
     return b**2*(b**2 + 2)/((1 - 2*b)*(2*b + 1))
 
 
+def pufferfish_scale_printed(epsilon, q):
+    """Laplace scale of Theorem 3.2.2: b = -(4/eps) ln(1 - q) (eps > 0, q in (0, 1)).
+
+    Source: 004_005a37d6f70bd1b7.txt, Section 3.2, Theorem 3.2.2 and its proof.
+    Proved by: puff.thm322.ratio.
+    Expression: -4*log(1 - q)/epsilon
+    Expression hash: ced2cd09e48da60f
+    """
+    return -4*numpy.log(1 - q)/epsilon
+
+
+def pufferfish_scale_tight(epsilon, q):
+    """Tight Laplace scale for eps-Pufferfish q% intervals: b* = (2/eps) ln((1+q)/(1-q)).
+
+    Source: 004_005a37d6f70bd1b7.txt, Section 3.1, Definition 3.1.4 and (3.1.1)-(3.1.3).
+    Proved by: puff.tight.scale.
+    Expression: 2*log((q + 1)/(1 - q))/epsilon
+    Expression hash: 6652026c2c994e37
+    """
+    return 2*numpy.log((q + 1)/(1 - q))/epsilon
+
+
+def pufferfish_epsilon_tight(b, q):
+    """Tight Pufferfish epsilon of the log-Laplace mechanism at scale b: (2/b) ln((1+q)/(1-q)).
+
+    Source: 004_005a37d6f70bd1b7.txt, Section 3.1, Definition 3.1.4 and (3.1.1)-(3.1.3).
+    Proved by: puff.tight.epsilon.
+    Expression: 2*log((q + 1)/(1 - q))/b
+    Expression hash: 34b1bf4f7b988b28
+    """
+    return 2*numpy.log((q + 1)/(1 - q))/b
+
+
 def laplace_mechanism_delta(epsilon, Delta, b):
     """delta(eps) of the Laplace mechanism with sensitivity Delta and scale b: max(0, 1 - e^{(eps - Delta/b)/2}).
 
@@ -186,36 +219,3 @@ def amplified_laplace_scale(epsilon, Delta, q):
     Expression hash: a03eb8ee38013896
     """
     return Delta/numpy.log(1 + (numpy.exp(epsilon) - 1)/q)
-
-
-def pufferfish_scale_printed(epsilon, q):
-    """Laplace scale of Theorem 3.2.2: b = -(4/eps) ln(1 - q) (eps > 0, q in (0, 1)).
-
-    Source: 004_005a37d6f70bd1b7.txt, Section 3.2, Theorem 3.2.2 and its proof.
-    Proved by: puff.thm322.ratio.
-    Expression: -4*log(1 - q)/epsilon
-    Expression hash: ced2cd09e48da60f
-    """
-    return -4*numpy.log(1 - q)/epsilon
-
-
-def pufferfish_scale_tight(epsilon, q):
-    """Tight Laplace scale for eps-Pufferfish q% intervals: b* = (2/eps) ln((1+q)/(1-q)).
-
-    Source: 004_005a37d6f70bd1b7.txt, Section 3.1, Definition 3.1.4 and (3.1.1)-(3.1.3).
-    Proved by: puff.tight.scale.
-    Expression: 2*log((q + 1)/(1 - q))/epsilon
-    Expression hash: 6652026c2c994e37
-    """
-    return 2*numpy.log((q + 1)/(1 - q))/epsilon
-
-
-def pufferfish_epsilon_tight(b, q):
-    """Tight Pufferfish epsilon of the log-Laplace mechanism at scale b: (2/b) ln((1+q)/(1-q)).
-
-    Source: 004_005a37d6f70bd1b7.txt, Section 3.1, Definition 3.1.4 and (3.1.1)-(3.1.3).
-    Proved by: puff.tight.epsilon.
-    Expression: 2*log((q + 1)/(1 - q))/b
-    Expression hash: 34b1bf4f7b988b28
-    """
-    return 2*numpy.log((q + 1)/(1 - q))/b

@@ -50,7 +50,7 @@ def _verify(claims, jobs: int, quiet: bool = False):
 
 def cmd_verify(args) -> int:
     from derivations import errata
-    from derivations.report import json_report, table
+    from derivations.engine.report import json_report, table
 
     claims = _select(args.only)
     verdicts = _verify(claims, args.jobs, args.quiet)
@@ -111,7 +111,7 @@ def cmd_show(args) -> int:
 
 
 def cmd_latex(args) -> int:
-    from derivations.report import latex_document
+    from derivations.engine.report import latex_document
 
     claims = _select(args.only)
     verdicts = _verify(claims, args.jobs, args.quiet)
@@ -124,7 +124,7 @@ def cmd_latex(args) -> int:
 
 def cmd_codegen(args) -> int:
     import derivations  # noqa: F401  (registers the formulas)
-    from derivations import codegen
+    from derivations.engine import codegen
 
     if args.check:
         if codegen.check():

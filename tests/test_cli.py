@@ -29,7 +29,7 @@ def test_verify_exits_nonzero_on_unexpected_failure(tmp_path):
     script = textwrap.dedent("""
         import sys, sympy as sp
         import derivations
-        from derivations.core import claim, Source
+        from derivations.engine.core import claim, Source
         x = sp.Symbol('x')
         claim(id='zz.false', title='false', source=Source('000_0000000000000000.txt', 'nowhere'),
               kind='identity', lhs=x + 1, rhs=x)

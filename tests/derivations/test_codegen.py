@@ -10,7 +10,7 @@ import numpy as np
 import sympy as sp
 
 import derivations
-from derivations import codegen
+from derivations.engine import codegen
 from numeric import _generated
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from derivations.core import Claim, Enumeration, Source, Verdict, verify_inline, verify_many, register
+from derivations.engine.core import Claim, Enumeration, Source, Verdict, verify_inline, verify_many, register
 
 SRC = Source("test", "engine")
 x = sp.Symbol("x", positive=True)
@@ -67,7 +67,7 @@ def test_time_budget_stops_a_slow_verification():
         assert time.perf_counter() - t0 < 10
         assert isinstance(v, Verdict) and v.label == "ERROR" and "budget" in v.checks[0].detail
     finally:
-        from derivations import core
+        from derivations.engine import core
         del core._CLAIMS[c.id]
 
 
@@ -81,13 +81,13 @@ def test_divergence_claims():
 
 def test_first_principles_derivation_detects_a_wrong_printed_coefficient():
     """Negative control for the Proposition 2 machinery: a mis-printed 1 - 3ab^2 is caught."""
-    from derivations import ht_perturbed as H
+    from derivations.log_laplace import appendix_a as H
 
     pop = H.Population(2)
     pattern = (1, 1)
     ones = [1, 1]
     good = pop.variance_first_principles(pattern, ones) - pop.variance_printed(pattern, ones)
-    from derivations.core import is_zero
+    from derivations.engine.core import is_zero
     assert is_zero(good)
     wrong = pop.variance_printed(pattern, ones).subs(4 * pop.b[0] ** 2, 3 * pop.b[0] ** 2)
     assert not is_zero(pop.variance_first_principles(pattern, ones) - wrong)

@@ -26,7 +26,7 @@ import pytest
 import sympy as sp
 
 import derivations
-from derivations import ht_mechanism_signs as H
+from derivations.ht_mechanism import result7 as H
 
 REL = mp.mpf(10) ** -25
 ORDER = [c.key for c in H.CLASSES]

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 import derivations
-from derivations.report import json_report, latex_document
+from derivations.engine.report import json_report, latex_document
 
 
 def test_latex_document_structure_and_hashes(all_verdicts):

@@ -22,9 +22,9 @@ import itertools
 
 import sympy as sp
 
-from .core import Claim, Enumeration, Proof, Source, all_of, register, zero
-from .ht_mechanism import DESIGNS, unequal
-from .ht_mechanism_signs import inclusion
+from ..engine.core import Claim, Enumeration, Proof, Source, all_of, register, zero
+from .results import DESIGNS, unequal
+from .result7 import inclusion
 
 R10 = Source("000_3f4b38deb4c4e7bd.txt", "Section 2.4, Result 10 and its proof")
 

@@ -40,8 +40,8 @@ from fractions import Fraction
 
 import sympy as sp
 
-from .core import Claim, Enumeration, Proof, Source, all_of, erratum, is_zero, register, zero
-from .formulas import formula
+from ..engine.core import Claim, Enumeration, Proof, Source, all_of, erratum, is_zero, register, zero
+from ..engine.formulas import formula
 from .laplace import _prove_cdf_left, _prove_cdf_right, cdf, expectation, left_density, pdf, right_density
 
 DOC = "004_005a37d6f70bd1b7.txt"

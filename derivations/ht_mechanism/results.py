@@ -28,9 +28,9 @@ from fractions import Fraction
 
 import sympy as sp
 
-from .core import Claim, Enumeration, Proof, Source, all_of, erratum, register, zero
-from .formulas import formula
-from .ht_mechanism_signs import ExactRatio, _cmp, ht, inclusion, poisson, srs, take_all_plus_srs
+from ..engine.core import Claim, Enumeration, Proof, Source, all_of, erratum, register, zero
+from ..engine.formulas import formula
+from .result7 import ExactRatio, _cmp, ht, inclusion, poisson, srs, take_all_plus_srs
 
 DOC = "000_3f4b38deb4c4e7bd.txt"
 

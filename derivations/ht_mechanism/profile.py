@@ -38,10 +38,10 @@ from math import comb
 
 import sympy as sp
 
-from .core import Claim, Enumeration, Proof, Source, all_of, register, zero
-from .formulas import formula
-from .ht_mechanism import RATIOS
-from .ht_mechanism_srs import hyper
+from ..engine.core import Claim, Enumeration, Proof, Source, all_of, register, zero
+from ..engine.formulas import formula
+from .results import RATIOS
+from .srs import hyper
 
 DOC = "000_3f4b38deb4c4e7bd.txt"
 S14 = Source(DOC, "Section 1.4, delta(eps, x, x') = int (f_x - e^eps f_x')_+ (Gaussian noise in place of Laplace)")

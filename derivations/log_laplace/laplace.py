@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from .core import Claim, Proof, Source, all_of, claim, erratum, register, zero
-from .formulas import formula
+from ..engine.core import Claim, Proof, Source, all_of, claim, erratum, register, zero
+from ..engine.formulas import formula
 
 DOC = "004_005a37d6f70bd1b7.txt"
 LEMMA1 = Source(DOC, "Appendix A.1, Lemma 1")

@@ -22,8 +22,8 @@ import itertools
 
 import sympy as sp
 
-from .core import Claim, Enumeration, Proof, Source, all_of, claim, erratum, is_zero, register, zero
-from .formulas import formula
+from ..engine.core import Claim, Enumeration, Proof, Source, all_of, claim, erratum, is_zero, register, zero
+from ..engine.formulas import formula
 from .laplace import expectation, mgf_printed_case1
 
 DOC = "004_005a37d6f70bd1b7.txt"

@@ -25,8 +25,8 @@ from math import comb
 
 import sympy as sp
 
-from .core import Claim, Enumeration, Proof, Source, all_of, erratum, register, zero
-from .formulas import formula
+from ..engine.core import Claim, Enumeration, Proof, Source, all_of, erratum, register, zero
+from ..engine.formulas import formula
 
 DOC = "000_3f4b38deb4c4e7bd.txt"
 R8 = Source(DOC, "Section 2.3, Result 8 and its proof")

@@ -64,7 +64,7 @@ from math import lcm
 
 import sympy as sp
 
-from .core import Claim, Enumeration, Proof, Source, all_of, erratum, register
+from ..engine.core import Claim, Enumeration, Proof, Source, all_of, erratum, register
 
 DOC = "000_3f4b38deb4c4e7bd.txt"
 RESULT7 = Source(DOC, "Section 2.2.2, Result 7")
