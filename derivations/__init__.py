@@ -7,13 +7,15 @@ Every statement is a :class:`~derivations.engine.core.Claim` in one registry:
 >>> c.source.document
 '004_005a37d6f70bd1b7.txt'
 """
-from .engine.core import (Check, Claim, Enumeration, Erratum, Proof, Source, Verdict, all_claims,
-                   all_errata, get_claim, verify_inline, verify_many)
+from .engine.core import (CITATIONS, Check, Claim, Enumeration, Erratum, Finding, Proof, Reading, Source,
+                          Verdict, all_claims, all_errata, all_findings, all_readings, get_claim, verify_inline,
+                          verify_many)
 from .engine.formulas import Formula, all_formulas
 from . import log_laplace, ht_mechanism  # noqa: F401  (registers the claims of each source document)
 
-__all__ = ["Check", "Claim", "Enumeration", "Erratum", "Formula", "Proof", "Source", "Verdict",
-           "claims", "errata", "formulas", "get", "verify", "verify_many"]
+__all__ = ["CITATIONS", "Check", "Claim", "Enumeration", "Erratum", "Finding", "Formula", "Proof", "Reading",
+           "Source", "Verdict", "claims", "errata", "findings", "formulas", "get", "readings", "verify",
+           "verify_many"]
 
 
 def claims() -> list[Claim]:
@@ -24,6 +26,16 @@ def claims() -> list[Claim]:
 def errata() -> list[Erratum]:
     """Every registered erratum (printed statement refuted, corrected statement proved)."""
     return all_errata()
+
+
+def readings() -> list[Reading]:
+    """Every registered reading of damaged source text (printed glyphs, reading taken, why)."""
+    return all_readings()
+
+
+def findings() -> list[Finding]:
+    """Every registered finding of the review (neither an erratum nor a reading)."""
+    return all_findings()
 
 
 def formulas() -> list[Formula]:

@@ -1,29 +1,40 @@
-"""The claim engine: claims, verdicts, errata, the registry and the verifiers.
+"""The claim engine: claims, typed proof steps, verdicts, errata, readings, the registry and the verifiers.
 
-A :class:`Claim` is one mathematical statement over SymPy symbols, with the
-conditions under which it is claimed and the place in a source document where
-it is stated.  Verifying a claim runs each of its methods:
+A :class:`Claim` is one mathematical statement over SymPy symbols, with the conditions under which
+it is claimed and the place in a source document where it is stated.  Verifying a claim runs each
+of its methods:
 
 ``symbolic``
-    an exact proof: a proof routine written for the claim (targeted rewrites,
-    integration under positivity assumptions) or, by default, a ladder of
-    exact simplifications of ``lhs - rhs`` to zero.
+    a proof routine ``proof(claim) -> Proof`` (or, for identities, limits and divergences without
+    one, the engine's own exact check of ``lhs - rhs``).  A proof is a sequence of typed
+    :class:`Step` s: *mechanical* (a symbolic zero or sign, an exact evaluation or case check),
+    *citation* (a named standard result from :data:`CITATIONS`) or *argument* (anything else).
+    A proof counts only if its last step is a *conclusion*: the engine's own check of the claim's
+    relation under its conditions (:mod:`derivations.engine.proofs`), stamped with the digest of the
+    statement it checked.  Change the statement and the stamp no longer matches.
 ``enumeration``
-    an exhaustive check over a finite set of cases (e.g. every sample of a
-    small population, every value of an indicator), each case exact.
+    an exact check over a finite set of cases.  When the claim's own quantifier ranges over that
+    set (``finite=True``) and the cases evaluate the stated relation, it is a proof ("exhaustive");
+    otherwise it is a check on the finite scope it states, and the label says so.
 ``numeric``
-    evaluation of both sides with mpmath at random rational points inside the
-    claim's conditions.  It reports the number of points, the working
-    precision and the worst relative error.  It is evidence, never a proof.
+    evaluation of both sides with mpmath at random rational points inside the claim's conditions:
+    points, working precision and worst relative error.  Evidence, never a proof.
 
-A printed statement that is wrong is registered as an :class:`Erratum`: the
-printed claim (expected to be refuted, with a concrete counterexample that is
-evaluated exactly) and the corrected claim (expected to be proved).
+The label states the strength: ``PROVED`` (mechanical steps only), ``PROVED (with citations)``,
+``PROVED (exhaustive)``, ``ARGUED`` (some step is neither mechanical nor a citation, or the proof
+does not end in a check of the stated claim), ``CHECKED (finite scope: ...)``, ``CHECKED (numeric)``.
+
+A printed statement that is wrong is registered as an :class:`Erratum`: the printed claim, refuted
+by a counterexample that the engine first checks to lie inside the printed conditions and the
+symbols' assumptions, and the corrected claim, proved.  A repair of damaged (OCR'd) text is a
+:class:`Reading`, reported apart from the errata; a remark of the review that is neither (an
+announced result that is missing, a title wider than its statement) is a :class:`Finding`.
 """
 from __future__ import annotations
 
 import dataclasses
 import hashlib
+import inspect
 import multiprocessing
 import random
 import time
@@ -36,7 +47,13 @@ import sympy as sp
 
 KINDS = ("identity", "inequality", "sign", "limit", "divergence")
 RELATIONS = {"==": sp.Eq, "<=": sp.Le, "<": sp.Lt, ">=": sp.Ge, ">": sp.Gt}
-METHOD_STRENGTH = {"symbolic": 0, "enumeration": 1, "numeric": 2}
+STEP_KINDS = ("mechanical", "citation", "argument", "conclusion")
+# strengths, strongest first; the label of a verdict is that of its strongest passing check
+STRENGTHS = ("mechanical", "citations", "exhaustive", "argued", "finite-scope", "numeric")
+STRENGTH_LABELS = {"mechanical": "PROVED", "citations": "PROVED (with citations)",
+                   "exhaustive": "PROVED (exhaustive)", "argued": "ARGUED",
+                   "finite-scope": "CHECKED (finite scope)", "numeric": "CHECKED (numeric)"}
+PROVED_STRENGTHS = ("mechanical", "citations", "exhaustive")
 
 
 @dataclass(frozen=True)
@@ -51,21 +68,116 @@ class Source:
 
 
 @dataclass(frozen=True)
-class Proof:
-    """Outcome of a symbolic proof routine: whether it succeeded, and what was shown."""
+class Step:
+    """One typed step of a proof.
 
+    ``mechanical``: ``ok`` was computed (a symbolic zero or sign, an exact evaluation);
+    ``citation``: a named standard result (``citation`` is a key of :data:`CITATIONS`);
+    ``argument``: anything else -- a proof containing one is labelled ARGUED, never PROVED;
+    ``conclusion``: the engine's check of the claim's own relation; ``target`` is the digest of the
+    statement it checked."""
+
+    kind: str
+    text: str
     ok: bool
-    steps: tuple[str, ...] = ()
+    citation: str | None = None
+    target: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in STEP_KINDS:
+            raise ValueError(f"step kind must be one of {STEP_KINDS}, got {self.kind!r}")
+        if self.kind == "citation" and self.citation not in CITATIONS:
+            raise ValueError(f"citation {self.citation!r} is not registered in CITATIONS")
+
+    def as_dict(self) -> dict:
+        return {k: v for k, v in dataclasses.asdict(self).items() if v is not None}
+
+
+class Proof:
+    """The outcome of a proof routine: a sequence of typed steps; it holds when every step holds.
+
+    Build one with :func:`mechanical`, :func:`zero`, :func:`cite`, :func:`argue`, :func:`all_of` and
+    end it with a conclusion from :mod:`derivations.engine.proofs`."""
+
+    __slots__ = ("steps",)
+
+    def __init__(self, *steps: Step):
+        if len(steps) in (1, 2) and isinstance(steps[0], bool):
+            # the untyped form Proof(ok, ("text", ...)): its steps are arguments until typed
+            ok, texts = steps[0], (steps[1] if len(steps) == 2 else ())
+            steps = tuple(Step("argument", t, ok) for t in texts) or (Step("argument", "", ok),)
+        for st in steps:
+            if not isinstance(st, Step):
+                raise TypeError(f"a proof is made of Step objects, got {st!r}")
+        self.steps: tuple[Step, ...] = tuple(steps)
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.steps) and all(st.ok for st in self.steps)
+
+    def __add__(self, other: "Proof") -> "Proof":
+        return Proof(*self.steps, *other.steps)
+
+    def __repr__(self) -> str:
+        return f"Proof(ok={self.ok}, {len(self.steps)} steps)"
+
+
+def mechanical(ok: bool, text: str) -> Proof:
+    """A mechanical step: ``ok`` must be the result of a computation done here, never a literal."""
+    return Proof(Step("mechanical", text, bool(ok)))
+
+
+def cite(key: str, how: str) -> Proof:
+    """A citation of the registered standard result ``key``; ``how`` says how it is applied."""
+    return Proof(Step("citation", f"{CITATIONS[key].name}: {how}" if key in CITATIONS else how, True,
+                      citation=key))
+
+
+def argue(text: str) -> Proof:
+    """A step that is neither mechanical nor a citation.  It makes the verdict ARGUED."""
+    return Proof(Step("argument", text, True))
+
+
+def all_of(*proofs: Proof) -> Proof:
+    """Concatenate proofs: the result holds when every step holds."""
+    return Proof(*(st for p in proofs for st in p.steps))
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A named standard result that proofs may cite: its statement and a reference."""
+
+    key: str
+    name: str
+    statement: str
+    reference: str
+
+
+CITATIONS: dict[str, Citation] = {}
+
+
+def citation(key: str, name: str, statement: str, reference: str) -> Citation:
+    """Register a citable result."""
+    if key in CITATIONS:
+        raise ValueError(f"duplicate citation {key!r}")
+    CITATIONS[key] = Citation(key, name, statement, reference)
+    return CITATIONS[key]
 
 
 @dataclass(frozen=True)
 class Enumeration:
-    """Outcome of an exhaustive check: cases examined and the first failing case, if any."""
+    """Outcome of an exact check over finitely many cases.
+
+    ``scope`` says what was enumerated (required unless the cases are the claim's own finite
+    statement); ``target`` is set by :func:`derivations.engine.proofs.exhaust` when every case
+    evaluated the claim's own relation (the digest of the statement)."""
 
     ok: bool
     cases: int
     detail: str = ""
     counterexample: Mapping[str, str] | None = None
+    scope: str = ""
+    target: str | None = None
 
 
 @dataclass
@@ -78,6 +190,9 @@ class Claim:
     ``domain`` maps each free symbol to a sampling box ``(lo, hi)`` used by
     the numeric method (points violating ``conditions`` are rejected).
     ``expected`` is False for a printed statement that the toolkit refutes.
+    ``proof`` is called with the claim itself and must end in a conclusion on it.  ``finite`` says
+    that the statement's own quantifier ranges over the finite set the enumeration covers, so
+    that an exhaustive check is a proof; otherwise an enumeration is a check on its stated scope.
     """
 
     id: str
@@ -89,13 +204,14 @@ class Claim:
     relation: str = "=="
     conditions: tuple = ()
     domain: Mapping[sp.Symbol, tuple] = field(default_factory=dict)
-    proof: Callable[[], Proof] | None = None
-    enumeration: Callable[[], Enumeration] | None = None
+    proof: Callable[["Claim"], Proof] | None = None
+    enumeration: Callable[..., Enumeration] | None = None
     numeric_points: int = 0
     expected: bool = True
     counterexample: Mapping[sp.Symbol, sp.Expr] | None = None
     note: str = ""
     budget: float = 60.0
+    finite: bool = False
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -135,10 +251,20 @@ class Claim:
         return r",\quad ".join(sp.latex(c) for c in self.conditions)
 
     def digest(self) -> str:
-        """SHA-256 of the statement and conditions (stable across runs)."""
-        text = sp.srepr(self.lhs) + self.relation + sp.srepr(self.rhs)
+        """SHA-256 of the kind, statement and conditions (stable across runs)."""
+        text = self.kind + "|" + sp.srepr(self.lhs) + self.relation + sp.srepr(self.rhs)
         text += "|".join(sp.srepr(c) for c in self.conditions)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def mutated(self, kind: str = "rhs") -> "Claim":
+        """A copy with a wrong statement, for negative controls: ``rhs`` replaces the right-hand
+        side by 2 rhs + 1 (an identity, limit, divergence), ``relation`` reverses an inequality
+        (>= becomes <, > becomes <=)."""
+        if kind == "relation":
+            flip = {">=": "<", ">": "<=", "<=": ">", "<": ">=", "==": "=="}
+            return dataclasses.replace(self, id=self.id + ".mutated", relation=flip[self.relation])
+        new_kind = "identity" if self.kind == "divergence" else self.kind
+        return dataclasses.replace(self, id=self.id + ".mutated", kind=new_kind, rhs=2 * self.rhs + 1)
 
 
 @dataclass
@@ -154,6 +280,10 @@ class Check:
     dps: int | None = None
     worst_error: str | None = None
     error: bool = False  # the method crashed or ran out of time (no decision)
+    strength: str | None = None   # one of STRENGTHS when the check passed
+    scope: str = ""
+    steps: list[dict] = field(default_factory=list)
+    citations: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -174,7 +304,7 @@ class Verdict:
 
     @property
     def ok(self) -> bool:
-        """True when the outcome is the expected one (proved, or a printed error refuted)."""
+        """True when the outcome is the expected one (the claim holds, or a printed error is refuted)."""
         if not self.decided:
             return False
         if self.expected:
@@ -183,12 +313,30 @@ class Verdict:
         return any(not c.passed and c.counterexample is not None for c in self.checks)
 
     @property
+    def strength(self) -> str | None:
+        """The strongest strength among the passing checks (None unless the claim holds)."""
+        if not self.holds:
+            return None
+        found = [c.strength for c in self.checks if c.strength]
+        return min(found, key=STRENGTHS.index, default=None)
+
+    @property
+    def proved(self) -> bool:
+        return self.strength in PROVED_STRENGTHS
+
+    @property
     def method(self) -> str:
-        return min((c.method for c in self.checks), key=METHOD_STRENGTH.get, default="none")
+        s = self.strength
+        best = next((c for c in self.checks if c.strength == s), None) if s else None
+        return best.method if best else (self.checks[0].method if self.checks else "none")
 
     @property
     def seconds(self) -> float:
         return sum(c.seconds for c in self.checks)
+
+    @property
+    def citations(self) -> list[str]:
+        return sorted({k for c in self.checks for k in c.citations})
 
     @property
     def label(self) -> str:
@@ -198,8 +346,11 @@ class Verdict:
             return "REFUTED" if self.ok else "NOT REFUTED"
         if not self.holds:
             return "FAILED"
-        return {"symbolic": "PROVED", "enumeration": "PROVED (exhaustive)",
-                "numeric": "CHECKED (numeric)"}[self.method]
+        s = self.strength
+        if s == "finite-scope":
+            scope = next(c.scope for c in self.checks if c.strength == s)
+            return f"CHECKED (finite scope: {scope})"
+        return STRENGTH_LABELS[s]
 
     @property
     def counterexample(self) -> dict[str, str] | None:
@@ -207,21 +358,53 @@ class Verdict:
 
     def as_dict(self) -> dict:
         return {"checks": [dataclasses.asdict(c) for c in self.checks], "ok": self.ok,
-                "label": self.label, "method": self.method, "seconds": self.seconds}
+                "label": self.label, "strength": self.strength, "method": self.method,
+                "citations": self.citations, "seconds": self.seconds}
 
 
 @dataclass
 class Erratum:
-    """A printed statement that is wrong, paired with the corrected statement that is proved."""
+    """A printed statement that is wrong, paired with the corrected statement that is proved.
+
+    ``readings``: ids of the :class:`Reading` s of damaged text the printed statement rests on; an
+    erratum that holds under only one of several plausible readings says so in ``explanation``."""
 
     id: str
     printed: Claim
     corrected: Claim
     explanation: str
+    readings: tuple[str, ...] = ()
 
     @property
     def source(self) -> Source:
         return self.printed.source
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A repair of damaged source text: the printed glyphs, the reading taken and why.
+
+    ``alternatives``: other plausible readings and what they would imply; ``claims``: the ids of
+    the claims whose statement uses this reading."""
+
+    id: str
+    source: Source
+    printed: str
+    reading: str
+    why: str
+    alternatives: str = ""
+    claims: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A remark of the review that is neither an erratum nor a reading: a result announced but not
+    given, a title wider than what its proof covers, a question the source leaves open."""
+
+    id: str
+    source: Source
+    text: str
+    claims: tuple[str, ...] = ()
 
 
 # ----------------------------------------------------------------------------------------
@@ -229,6 +412,8 @@ class Erratum:
 # ----------------------------------------------------------------------------------------
 _CLAIMS: dict[str, Claim] = {}
 _ERRATA: dict[str, Erratum] = {}
+_READINGS: dict[str, Reading] = {}
+_FINDINGS: dict[str, Finding] = {}
 
 
 def register(claim: Claim) -> Claim:
@@ -243,7 +428,8 @@ def claim(**kwargs) -> Claim:
     return register(Claim(**kwargs))
 
 
-def erratum(id: str, printed: Claim, corrected: Claim, explanation: str) -> Erratum:
+def erratum(id: str, printed: Claim, corrected: Claim, explanation: str,
+            readings: tuple[str, ...] = ()) -> Erratum:
     """Register an erratum.  ``printed`` must carry its counterexample; ``corrected`` is registered
     too unless it already is."""
     if printed.counterexample is None:
@@ -254,8 +440,33 @@ def erratum(id: str, printed: Claim, corrected: Claim, explanation: str) -> Erra
         register(corrected)
     if id in _ERRATA:
         raise ValueError(f"duplicate erratum id {id!r}")
-    _ERRATA[id] = Erratum(id, printed, corrected, explanation)
+    _ERRATA[id] = Erratum(id, printed, corrected, explanation, tuple(readings))
     return _ERRATA[id]
+
+
+def reading(id: str, source: Source, printed: str, reading: str, why: str, alternatives: str = "",
+            claims: tuple[str, ...] = ()) -> Reading:
+    """Register a reading of damaged source text."""
+    if id in _READINGS:
+        raise ValueError(f"duplicate reading id {id!r}")
+    _READINGS[id] = Reading(id, source, printed, reading, why, alternatives, tuple(claims))
+    return _READINGS[id]
+
+
+def finding(id: str, source: Source, text: str, claims: tuple[str, ...] = ()) -> Finding:
+    """Register a finding of the review."""
+    if id in _FINDINGS:
+        raise ValueError(f"duplicate finding id {id!r}")
+    _FINDINGS[id] = Finding(id, source, text, tuple(claims))
+    return _FINDINGS[id]
+
+
+def all_readings() -> list[Reading]:
+    return list(_READINGS.values())
+
+
+def all_findings() -> list[Finding]:
+    return list(_FINDINGS.values())
 
 
 def all_claims() -> list[Claim]:
@@ -277,10 +488,10 @@ def get_claim(claim_id: str) -> Claim:
 # Symbolic helpers used by proof routines
 # ----------------------------------------------------------------------------------------
 def is_zero(expr: sp.Expr) -> bool:
-    """Exact zero test by a ladder of targeted rewrites, cheapest first."""
+    """Exact zero test by a ladder of equivalence-preserving rewrites, cheapest first."""
     expr = sp.sympify(expr)
     for step in (lambda e: e, sp.expand, sp.cancel, lambda e: sp.cancel(sp.expand(sp.powsimp(e))),
-                 lambda e: sp.simplify(e)):
+                 lambda e: sp.expand(sp.powsimp(sp.expand(e.rewrite(sp.exp)))), lambda e: sp.simplify(e)):
         expr = step(expr)
         if expr == 0:
             return True
@@ -288,39 +499,101 @@ def is_zero(expr: sp.Expr) -> bool:
 
 
 def zero(expr: sp.Expr, what: str) -> Proof:
-    """A proof step: ``expr`` is identically zero."""
+    """A mechanical step: ``expr`` is identically zero."""
     ok = is_zero(expr)
-    return Proof(ok, (f"{what}: {'difference is identically 0' if ok else 'not shown to vanish'}",))
-
-
-def all_of(*proofs: Proof) -> Proof:
-    """Combine proof steps: the proof holds when every step holds."""
-    steps = tuple(s for p in proofs for s in p.steps)
-    return Proof(all(p.ok for p in proofs), steps)
+    return mechanical(ok, f"{what}: {'difference is identically 0' if ok else 'not shown to vanish'}")
 
 
 # ----------------------------------------------------------------------------------------
 # Verification methods
 # ----------------------------------------------------------------------------------------
+def _proof_strength(steps: tuple[Step, ...], target: str) -> tuple[str, str]:
+    """(strength, remark) of a passing proof: tied to the statement or not, and its step kinds."""
+    last = steps[-1] if steps else None
+    if last is None or last.kind != "conclusion" or last.target != target:
+        return "argued", "the proof does not end in a check of the stated claim"
+    kinds = {st.kind for st in steps}
+    if "argument" in kinds:
+        return "argued", "some step is neither mechanical nor a citation"
+    return ("citations" if "citation" in kinds else "mechanical"), ""
+
+
+def _call(fn: Callable, c: Claim):
+    """Call a proof or enumeration routine with the claim when it takes an argument."""
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        params = {}
+    takes = [q for q in params.values() if q.default is inspect.Parameter.empty
+             and q.kind in (q.POSITIONAL_ONLY, q.POSITIONAL_OR_KEYWORD)]
+    return fn(c) if takes else fn()
+
+
 def _symbolic(c: Claim) -> Check:
     t0 = time.perf_counter()
     if c.counterexample is not None:
-        holds, detail = _evaluate_at(c, c.counterexample)
-        cex = {str(k): str(v) for k, v in c.counterexample.items()}
-        return Check("symbolic", holds, time.perf_counter() - t0,
-                     "exact evaluation at the counterexample: " + detail,
-                     counterexample=None if holds else cex)
+        return _refutation(c, t0)
     if c.proof is not None:
-        p = c.proof()
-        return Check("symbolic", p.ok, time.perf_counter() - t0, "; ".join(p.steps))
-    if c.kind == "identity":
-        p = zero(c.lhs - c.rhs, "lhs - rhs")
+        p = _call(c.proof, c)
+    elif c.kind == "identity":
+        from .proofs import conclude
+        p = conclude(c)
     elif c.kind in ("divergence", "limit"):
-        value = c.lhs.doit()
-        p = Proof(value == c.rhs, (f"evaluates to {value}",))
+        from .proofs import conclude_evaluation
+        p = conclude_evaluation(c)
     else:  # inequalities and signs need a proof routine
-        p = Proof(False, ("no symbolic proof routine",))
-    return Check("symbolic", p.ok, time.perf_counter() - t0, "; ".join(p.steps))
+        p = Proof(Step("argument", "no symbolic proof routine", False))
+    steps = [st.as_dict() for st in p.steps]
+    cites = sorted({st.citation for st in p.steps if st.citation})
+    detail = "; ".join(f"[{st.kind}] {st.text}" for st in p.steps)
+    if not p.ok:
+        return Check("symbolic", False, time.perf_counter() - t0, detail, steps=steps, citations=cites)
+    strength, remark = _proof_strength(p.steps, c.digest())
+    return Check("symbolic", True, time.perf_counter() - t0, detail + (f"; ({remark})" if remark else ""),
+                 strength=strength, steps=steps, citations=cites)
+
+
+_ASSUMPTIONS = ("positive", "nonnegative", "negative", "nonpositive", "nonzero", "integer", "real",
+                "rational", "finite")
+
+
+def _outside(c: Claim, point: Mapping[sp.Symbol, sp.Expr]) -> str | None:
+    """Why ``point`` is not an admissible instance of the claim, or None if it is: every free symbol
+    of the statement and conditions assigned, each value meeting its symbol's assumptions and every
+    condition true, all decided exactly."""
+    free = set(c.lhs.free_symbols) | set(c.rhs.free_symbols)
+    for cond in c.conditions:
+        free |= sp.sympify(cond).free_symbols
+    missing = sorted(str(sym) for sym in free if sym not in point)
+    if missing:
+        return f"no value for {', '.join(missing)}"
+    for sym, val in point.items():
+        val = sp.sympify(val)
+        if getattr(sym, "is_Symbol", False):
+            for name in _ASSUMPTIONS:
+                if sym.assumptions0.get(name) is True and getattr(val, f"is_{name}") is not True:
+                    return f"{sym} = {val} is not {name}"
+    for cond in c.conditions:
+        val = sp.sympify(cond).subs(point)
+        if val is not sp.true:
+            val = sp.simplify(val)
+        if val is not sp.true:
+            return f"condition {cond} is not satisfied ({val})"
+    return None
+
+
+def _refutation(c: Claim, t0: float) -> Check:
+    """Refute at the claim's counterexample, after checking exactly that it lies inside the claim's
+    conditions and its symbols' assumptions."""
+    cex = {str(k): str(v) for k, v in c.counterexample.items()}
+    why = _outside(c, c.counterexample)
+    if why is not None:
+        return Check("symbolic", False, time.perf_counter() - t0,
+                     f"the counterexample lies outside the stated claim: {why}", error=True)
+    holds, detail = _evaluate_at(c, c.counterexample)
+    return Check("symbolic", holds, time.perf_counter() - t0,
+                 "counterexample inside the conditions and assumptions (checked); exact evaluation: " + detail,
+                 counterexample=None if holds else cex, strength="mechanical" if holds else None)
 
 
 def _evaluate_at(c: Claim, point: Mapping[sp.Symbol, sp.Expr]) -> tuple[bool, str]:
@@ -345,10 +618,22 @@ def _evaluate_at(c: Claim, point: Mapping[sp.Symbol, sp.Expr]) -> tuple[bool, st
 
 def _enumeration(c: Claim) -> Check:
     t0 = time.perf_counter()
-    e = c.enumeration()
-    return Check("enumeration", e.ok, time.perf_counter() - t0,
-                 f"{e.cases} cases enumerated exactly" + (f"; {e.detail}" if e.detail else ""),
-                 counterexample=dict(e.counterexample) if e.counterexample else None)
+    e = _call(c.enumeration, c)
+    detail = f"{e.cases} cases enumerated exactly" + (f"; {e.detail}" if e.detail else "")
+    cex = dict(e.counterexample) if e.counterexample else None
+    if not e.ok:
+        return Check("enumeration", False, time.perf_counter() - t0, detail, counterexample=cex, scope=e.scope)
+    if c.finite:
+        if e.target != c.digest():
+            return Check("enumeration", True, time.perf_counter() - t0,
+                         detail + "; (the cases did not evaluate the stated relation: not a proof)",
+                         strength="argued", scope=e.scope)
+        return Check("enumeration", True, time.perf_counter() - t0, detail, strength="exhaustive", scope=e.scope)
+    if not e.scope:
+        return Check("enumeration", False, time.perf_counter() - t0,
+                     detail + "; a finite check of a general statement must state its scope", error=True)
+    return Check("enumeration", True, time.perf_counter() - t0, detail + f"; scope: {e.scope}",
+                 strength="finite-scope", scope=e.scope)
 
 
 def random_point(c: Claim, rng: random.Random, max_tries: int = 10_000) -> dict | None:
@@ -403,10 +688,10 @@ def _numeric(c: Claim, dps: int = 40, seed: int = 20261122) -> Check:
     if c.relation != "==":
         return Check("numeric", True, time.perf_counter() - t0,
                      f"{n} random points at {dps} digits, smallest margin {mpmath.nstr(least, 3)}",
-                     None, n, dps)
+                     None, n, dps, strength="numeric")
     return Check("numeric", True, time.perf_counter() - t0,
                  f"{n} random points at {dps} digits, worst relative error {mpmath.nstr(worst, 3)}",
-                 None, n, dps, mpmath.nstr(worst, 3))
+                 None, n, dps, mpmath.nstr(worst, 3), strength="numeric")
 
 
 _RUNNERS = {"symbolic": _symbolic, "enumeration": _enumeration, "numeric": _numeric}

@@ -24,7 +24,7 @@ import sympy as sp
 
 from ..engine.core import Claim, Enumeration, Proof, Source, all_of, register, zero
 from .results import DESIGNS, unequal
-from .result7 import inclusion
+from .designs import inclusion
 
 R10 = Source("000_3f4b38deb4c4e7bd.txt", "Section 2.4, Result 10 and its proof")
 

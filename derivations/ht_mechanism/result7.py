@@ -65,6 +65,7 @@ from math import lcm
 import sympy as sp
 
 from ..engine.core import Claim, Enumeration, Proof, Source, all_of, erratum, register
+from .designs import RATIO_BASES as BASES, RATIO_DESIGNS as DESIGNS, ExactRatio, cmp_ratio, ht, inclusion, poisson, srs, take_all_plus_srs
 
 DOC = "000_3f4b38deb4c4e7bd.txt"
 RESULT7 = Source(DOC, "Section 2.2.2, Result 7")
@@ -683,86 +684,6 @@ KERNEL_GAP = register(Claim(
          "it is 0 exactly when z >= t(x,s) and positive otherwise (triangle inequality, three cases)."))
 
 
-# -- designs for the exhaustive checks ------------------------------------------------------------------
-def srs(N: int, n: int) -> list[tuple[Fraction, frozenset]]:
-    samples = list(itertools.combinations(range(N), n))
-    return [(Fraction(1, len(samples)), frozenset(s)) for s in samples]
-
-
-def poisson(pi: tuple[Fraction, ...]) -> list[tuple[Fraction, frozenset]]:
-    out = []
-    for mask in itertools.product((0, 1), repeat=len(pi)):
-        pr = Fraction(1)
-        for m, p in zip(mask, pi):
-            pr *= p if m else 1 - p
-        out.append((pr, frozenset(j for j, m in enumerate(mask) if m)))
-    return out
-
-
-def take_all_plus_srs() -> list[tuple[Fraction, frozenset]]:
-    """Unit 0 always sampled (p_0 = 1), plus one of units 1, 2, 3 with probability 1/2, 1/3, 1/6."""
-    return [(Fraction(1, 2), frozenset({0, 1})), (Fraction(1, 3), frozenset({0, 2})),
-            (Fraction(1, 6), frozenset({0, 3}))]
-
-
-DESIGNS = (
-    ("SRS N=4 n=2", srs(4, 2), (-1, 0, 1, 2)),
-    ("SRS N=5 n=2", srs(5, 2), (-1, 0, 2)),
-    ("Poisson p=(1/2,1/3,3/4)", poisson((Fraction(1, 2), Fraction(1, 3), Fraction(3, 4))), (-2, -1, 0, 1, 2)),
-    ("take-all unit + unequal 1-of-3", take_all_plus_srs(), (-1, 0, 1, 2)),
-)
-BASES = (Fraction(2), Fraction(3, 2))   # r = e^{1/(M b)}
-
-
-def inclusion(design) -> dict[int, Fraction]:
-    units = set().union(*(s for _, s in design))
-    return {j: sum((p for p, s in design if j in s), Fraction(0)) for j in units}
-
-
-def ht(x, s, pi) -> Fraction:
-    return sum((Fraction(x[j]) / pi[j] for j in s), Fraction(0))
-
-
-class ExactRatio:
-    """f_x(z)/f_x'(z) on a finite design, exact: with b = 1/(M ln r), r rational > 1 and M a common
-    denominator of all atoms and evaluation points, exp(-|z - t|/b) = r^{-M|z - t|} is rational."""
-
-    def __init__(self, design, x, xp, r: Fraction, only_with: int | None = None, extra_points=()):
-        pi = inclusion(design)
-        self.design = [(p, s) for p, s in design if p > 0 and (only_with is None or only_with in s)]
-        self.ax = [ht(x, s, pi) for _, s in self.design]
-        self.axp = [ht(xp, s, pi) for _, s in self.design]
-        pts = self.ax + self.axp + [Fraction(e) for e in extra_points]
-        self.M = lcm(*[q.denominator for q in pts])
-        span = max(pts) - min(pts)
-        self.nmax = int(span * self.M)
-        self.r = r
-        den = lcm(*[p.denominator for p, _ in self.design])
-        self.w = [int(p * den) for p, _ in self.design]
-        a, c = r.numerator, r.denominator
-        self.kpow = [c**n * a ** (self.nmax - n) for n in range(self.nmax + 1)]
-
-    def value(self, zz: Fraction) -> tuple[int, int]:
-        """(numerator, denominator) integers with ratio f_x(zz)/f_x'(zz)."""
-        num = sum(w * self.kpow[int(abs(zz - t) * self.M)] for w, t in zip(self.w, self.ax))
-        den = sum(w * self.kpow[int(abs(zz - t) * self.M)] for w, t in zip(self.w, self.axp))
-        return num, den
-
-    def atoms(self) -> list[Fraction]:
-        return sorted(set(self.ax) | set(self.axp))
-
-    def power(self, delta: Fraction) -> tuple[int, int]:
-        """r^{M delta} = e^{delta/b} as (numerator, denominator)."""
-        n = int(delta * self.M)
-        a, c = self.r.numerator, self.r.denominator
-        return (a**n, c**n) if n >= 0 else (c ** (-n), a ** (-n))
-
-
-def _cmp(u: tuple[int, int], v: tuple[int, int]) -> int:
-    lhs, rhs = u[0] * v[1], v[0] * u[1]
-    return (lhs > rhs) - (lhs < rhs)
-
-
 def _cases(designs=DESIGNS, bases=BASES):
     for name, design, grid in designs:
         units = sorted(inclusion(design))
@@ -791,16 +712,16 @@ def _result7_conditional(larger: bool) -> Enumeration:
         vals = {a: R.value(a) for a in R.atoms()}
         n += 1
         bad = None
-        if _cmp(R.value(zstar), sup) != 0:
+        if cmp_ratio(R.value(zstar), sup) != 0:
             bad = "the ratio at the corrected point is not e^{|x_i - x'_i|/(p_i b)}"
-        elif any(_cmp(v, sup) > 0 for v in vals.values()):
+        elif any(cmp_ratio(v, sup) > 0 for v in vals.values()):
             bad = "the ratio exceeds e^{|x_i - x'_i|/(p_i b)} at an atom"
-        elif any(_cmp(v, sup) == 0 for a, v in vals.items() if (a < zstar if larger else a > zstar)):
+        elif any(cmp_ratio(v, sup) == 0 for a, v in vals.items() if (a < zstar if larger else a > zstar)):
             bad = "an atom beyond the corrected point attains the supremum"
         if bad:
             return Enumeration(False, n, bad, {"design": name, "x": str(x), "x'": str(xp), "i": str(i),
                                                "r": str(r)})
-        is_max = _cmp(R.value(Fraction(printed)), sup) == 0
+        is_max = cmp_ratio(R.value(Fraction(printed)), sup) == 0
         expected = (printed >= zstar) if larger else (printed <= zstar)
         if is_max != expected:
             return Enumeration(False, n, "the printed point's status is not the predicted one",
@@ -915,14 +836,14 @@ def _window_check() -> Enumeration:
         inside = [k for k, a in enumerate(atoms) if lo <= a <= hi]
         direction = 1 if x[i] > xp[i] else -1     # nonincreasing (1) / nondecreasing (-1) outside
         bad = None
-        if _cmp(vals[best], max((vals[k] for k in inside), key=lambda v: Fraction(*v))) != 0:
+        if cmp_ratio(vals[best], max((vals[k] for k in inside), key=lambda v: Fraction(*v))) != 0:
             bad = "the maximum over the atoms is not attained in the window"
         for k in range(len(atoms) - 1):
             if atoms[k + 1] <= lo or atoms[k] >= hi:
-                if direction * _cmp(vals[k + 1], vals[k]) > 0:
+                if direction * cmp_ratio(vals[k + 1], vals[k]) > 0:
                     bad = "the ratio is not monotone outside the window"
         tail = vals[0] if direction == 1 else vals[-1]      # the tail on the decreasing side
-        if _cmp(tail, (1, 1)) >= 0 or _cmp(vals[best], (1, 1)) < 0:
+        if cmp_ratio(tail, (1, 1)) >= 0 or cmp_ratio(vals[best], (1, 1)) < 0:
             bad = "the tail value is not < 1 <= the maximum"
         if bad:
             return Enumeration(False, n, bad, {"design": name, "x": str(x), "x'": str(xp), "i": str(i)})

@@ -30,7 +30,7 @@ import sympy as sp
 
 from ..engine.core import Claim, Enumeration, Proof, Source, all_of, erratum, register, zero
 from ..engine.formulas import formula
-from .result7 import ExactRatio, _cmp, ht, inclusion, poisson, srs, take_all_plus_srs
+from .designs import ExactRatio, cmp_ratio, ht, inclusion, poisson, srs, take_all_plus_srs
 
 DOC = "000_3f4b38deb4c4e7bd.txt"
 
@@ -842,7 +842,7 @@ def _result6_enum() -> Enumeration:
         best = max((R.value(a) for a in atoms), key=lambda v: Fraction(*v))
         n += 1
         for g in grid:
-            if _cmp(R.value(g), best) > 0:
+            if cmp_ratio(R.value(g), best) > 0:
                 return _fail(n, f"the ratio at z = {g} exceeds its maximum over the atoms", name, x, xp, i)
     return Enumeration(True, n, "b = 1/(M ln 2), exact rational values; the ratio at 2 interior points of every "
                                 "interval between atoms and at one point of each tail never exceeds its maximum "
