@@ -256,12 +256,14 @@ class Claim:
         text += "|".join(sp.srepr(c) for c in self.conditions)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
-    def mutated(self, kind: str = "rhs") -> "Claim":
-        """A copy with a wrong statement, for negative controls: ``rhs`` replaces the right-hand
-        side by 2 rhs + 1 (an identity, limit, divergence), ``relation`` reverses an inequality
-        (>= becomes <, > becomes <=)."""
-        if kind == "relation":
-            flip = {">=": "<", ">": "<=", "<=": ">", "<": ">=", "==": "=="}
+    def mutated(self, kind: str | None = None) -> "Claim":
+        """A copy with a false statement, for negative controls: by default an identity, limit or
+        divergence gets the right-hand side 2 rhs + 1 (``kind="rhs"``) and an inequality or sign claim
+        the reversed relation (``kind="relation"``: >= becomes <, > becomes <=), false wherever the
+        claim is true."""
+        kind = kind or ("relation" if self.relation != "==" else "rhs")
+        if kind == "relation" and self.relation != "==":
+            flip = {">=": "<", ">": "<=", "<=": ">", "<": ">="}
             return dataclasses.replace(self, id=self.id + ".mutated", relation=flip[self.relation])
         new_kind = "identity" if self.kind == "divergence" else self.kind
         return dataclasses.replace(self, id=self.id + ".mutated", kind=new_kind, rhs=2 * self.rhs + 1)
@@ -487,11 +489,48 @@ def get_claim(claim_id: str) -> Claim:
 # ----------------------------------------------------------------------------------------
 # Symbolic helpers used by proof routines
 # ----------------------------------------------------------------------------------------
+def linear_sums(expr: sp.Expr) -> sp.Expr:
+    """Finite sums with symbolic bounds in a normal form: nested one index at a time, split over the
+    terms of their expanded summand (linearity), with the factors free of the index taken out.
+    Each rewrite is an identity of finite sums."""
+    def one(e: sp.Sum) -> sp.Expr:
+        if len(e.limits) > 1:   # Sum(f, (l, ...), (j, ...)) = Sum(Sum(f, (l, ...)), (j, ...))
+            return one(sp.Sum(one(sp.Sum(e.function, e.limits[0])), *e.limits[1:]))
+        (k, lo, hi), = e.limits
+        total = sp.S.Zero
+        for term in sp.Add.make_args(sp.expand(e.function)):
+            free = [f for f in sp.Mul.make_args(term) if k not in f.free_symbols]
+            bound = [f for f in sp.Mul.make_args(term) if k in f.free_symbols]
+            total += sp.Mul(*free) * (sp.Sum(sp.Mul(*bound), (k, lo, hi)) if bound else (hi - lo + 1))
+        return total
+
+    out = sp.sympify(expr).replace(lambda e: isinstance(e, sp.Sum), one)
+
+    def rename(e: sp.Sum) -> sp.Expr:   # the same sum written with another dummy index is the same sum
+        (k, lo, hi), = e.limits
+        dummy = sp.Symbol("k_sum", **{a: True for a in ("integer", "positive", "nonnegative") if getattr(k, f"is_{a}")})
+        return sp.Sum(e.function.xreplace({k: dummy}), (dummy, lo, hi))
+
+    return out.replace(lambda e: isinstance(e, sp.Sum) and len(e.limits) == 1 and not e.function.has(sp.Sum), rename)
+
+
+def _exponents_normal(expr: sp.Expr) -> sp.Expr:
+    """Products of exponentials combined and their exponents expanded after cancelling fractions."""
+    def norm(e):
+        return e.replace(lambda x: isinstance(x, sp.exp), lambda x: sp.exp(sp.expand(sp.cancel(x.args[0]))))
+    return norm(sp.powsimp(sp.expand(norm(sp.expand(sp.sympify(expr).rewrite(sp.exp))))))
+
+
 def is_zero(expr: sp.Expr) -> bool:
     """Exact zero test by a ladder of equivalence-preserving rewrites, cheapest first."""
     expr = sp.sympify(expr)
-    for step in (lambda e: e, sp.expand, sp.cancel, lambda e: sp.cancel(sp.expand(sp.powsimp(e))),
-                 lambda e: sp.expand(sp.powsimp(sp.expand(e.rewrite(sp.exp)))), lambda e: sp.simplify(e)):
+    steps = [lambda e: e, sp.expand, sp.cancel, lambda e: sp.cancel(sp.expand(sp.powsimp(e))),
+             lambda e: sp.expand(sp.powsimp(sp.expand(e.rewrite(sp.exp)))),
+             lambda e: sp.expand(_exponents_normal(e))]
+    if expr.has(sp.Sum):
+        steps.append(lambda e: sp.cancel(sp.together(sp.expand(linear_sums(e)))))
+    steps.append(sp.simplify)
+    for step in steps:
         expr = step(expr)
         if expr == 0:
             return True

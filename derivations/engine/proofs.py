@@ -49,30 +49,43 @@ class Parametrization:
     forward: Mapping[sp.Symbol, sp.Expr] = field(default_factory=dict)
     inverse: Mapping[sp.Symbol, sp.Expr] = field(default_factory=dict)
 
-    def check(self, conditions: Iterable) -> Proof:
+    def check(self, conditions: Iterable, claim_symbols: Iterable = ()) -> Proof:
+        """Mechanical proof that the parametrization covers ``conditions``; ``claim_symbols`` are the
+        symbols of the statement (every other symbol of the forward expressions is new)."""
         conditions = [sp.sympify(c) for c in conditions]
         for old, expr in self.forward.items():
             back = sp.sympify(expr).subs(self.inverse, simultaneous=True)
             if not is_zero(back - old):
                 return mechanical(False, f"forward(inverse) is not the identity on {old}: {back}")
-        new_symbols = set().union(*(sp.sympify(e).free_symbols for e in self.forward.values())) - set(self.forward)
-        new_symbols = {n for n in new_symbols if n in self.inverse}
-        for n in sorted(new_symbols, key=str):
+        used = set().union(*(sp.sympify(e).free_symbols for e in self.forward.values()))
+        new_symbols = used - set(claim_symbols) - set(self.forward)
+        missing = sorted(str(n) for n in new_symbols if n not in self.inverse and _constrained(n))
+        if missing:
+            return mechanical(False, f"no inverse given for the new constrained symbols {', '.join(missing)}")
+        for n in sorted(new_symbols & set(self.inverse), key=str):
             need = ("positive" if n.is_positive else "nonnegative" if n.is_nonnegative else
                     "negative" if n.is_negative else "nonpositive" if n.is_nonpositive else None)
-            if need is None:
-                continue
-            if not _implied(sp.sympify(self.inverse[n]), need, conditions):
+            if need is not None and not _implied(sp.sympify(self.inverse[n]), need, conditions):
                 return mechanical(False, f"no stated condition implies that {n} = {self.inverse[n]} is {need}")
-        missing = sorted(str(n) for n in set().union(*(sp.sympify(e).free_symbols for e in self.forward.values()))
-                         if n not in self.inverse and n not in self.forward and _constrained(n))
-        if missing:
-            return mechanical(False, f"no inverse given for the constrained symbols {', '.join(missing)}")
         return mechanical(True, "the parametrization covers the conditions: forward(inverse) = identity, "
                                 "each new symbol's sign follows from a stated condition")
 
     def apply(self, expr: sp.Expr) -> sp.Expr:
-        return sp.sympify(expr).subs(self.forward, simultaneous=True)
+        """Substitute, then put the arguments of absolute values in factored form so that their sign
+        can be read from the new symbols' assumptions."""
+        out = sp.sympify(expr).subs(self.forward, simultaneous=True)
+        return _factor_abs(out)
+
+
+def _factor_abs(expr: sp.Expr) -> sp.Expr:
+    return expr.replace(lambda e: isinstance(e, sp.Abs), lambda e: sp.Abs(sp.factor(sp.cancel(e.args[0]))))
+
+
+def _symbols(claim: Claim, conditions) -> set:
+    out = set(claim.lhs.free_symbols) | set(claim.rhs.free_symbols)
+    for cnd in conditions:
+        out |= sp.sympify(cnd).free_symbols
+    return out
 
 
 def _constrained(sym: sp.Symbol) -> bool:
@@ -92,12 +105,17 @@ def _normal(cond) -> tuple[sp.Expr, str] | None:
     return None
 
 
-def _implied(expr: sp.Expr, need: str, conditions) -> bool:
-    """``expr`` has the sign ``need`` under one of ``conditions`` or by its symbols' assumptions."""
+def _implied(expr: sp.Expr, need: str, conditions, depth: int = 2) -> bool:
+    """``expr`` has the sign ``need`` (positive | nonnegative | negative | nonpositive) by its symbols'
+    assumptions, or as a positive multiple of one stated condition's side, or as a quotient of two
+    such expressions (each decided the same way, to a small depth)."""
+    expr = sp.sympify(expr)
     if need in ("negative", "nonpositive"):
         expr, need = -expr, "positive" if need == "negative" else "nonnegative"
     if getattr(expr, f"is_{need}") is True:
         return True
+    if depth <= 0:
+        return False
     for cond in conditions:
         norm = _normal(cond)
         if norm is None:
@@ -106,8 +124,11 @@ def _implied(expr: sp.Expr, need: str, conditions) -> bool:
         if need == "positive" and has != "positive":
             continue
         ratio = sp.cancel(expr / g) if g != 0 else None
-        if ratio is not None and ratio.is_positive is True:   # expr = ratio * g with ratio > 0
-            return True
+        if ratio is not None and (ratio.is_positive is True or _implied(ratio, "positive", conditions, depth - 1)):
+            return True   # expr = ratio * g with ratio > 0
+    num, den = sp.fraction(sp.cancel(expr))
+    if den != 1:
+        return (_implied(num, need, conditions, depth - 1) and _implied(den, "positive", conditions, depth - 1))
     return False
 
 
@@ -145,7 +166,7 @@ def conclude(claim: Claim, param: Parametrization | None = None, certificate: sp
         return conclude_evaluation(claim)
     need = _NEED[claim.relation]
     if param is not None:
-        chk = param.check(conditions)
+        chk = param.check(conditions, _symbols(claim, conditions))
         steps = steps + chk
         if not chk.ok:
             return steps + _conclusion(claim, False, "the parametrization was not shown to cover the conditions")
@@ -165,7 +186,8 @@ def conclude(claim: Claim, param: Parametrization | None = None, certificate: sp
 
 
 def conclude_cases(claim: Claim, var: sp.Symbol, breakpoints: Iterable[sp.Expr],
-                   param: Parametrization | None = None, certificates: Iterable | None = None) -> Proof:
+                   param: Parametrization | None = None, certificates: Iterable | None = None,
+                   closed: str = "left") -> Proof:
     """Check the claim's relation on each piece of the real line of ``var`` cut at ``breakpoints``.
 
     The breakpoints must be shown ordered (b_1 <= b_2 <= ...) under ``param``; the pieces are
@@ -176,7 +198,7 @@ def conclude_cases(claim: Claim, var: sp.Symbol, breakpoints: Iterable[sp.Expr],
     steps = Proof()
     conditions = tuple(claim.conditions)
     if param is not None:
-        chk = param.check(conditions)
+        chk = param.check(conditions, _symbols(claim, conditions))
         steps = steps + chk
         if not chk.ok:
             return steps + _conclusion(claim, False, "the parametrization was not shown to cover the conditions")
@@ -189,16 +211,25 @@ def conclude_cases(claim: Claim, var: sp.Symbol, breakpoints: Iterable[sp.Expr],
     h = sp.Symbol("h_piece", nonnegative=True)
     r = sp.Symbol("r_piece", nonnegative=True)
     pieces = [apply(bps[0]) - h]
-    pieces += [apply(bps[j]) + gaps[j] * r / (1 + r) for j in range(len(gaps))]
+    if closed == "left":
+        pieces += [apply(bps[j]) + gaps[j] * r / (1 + r) for j in range(len(gaps))]
+    else:
+        pieces += [apply(bps[j + 1]) - gaps[j] * r / (1 + r) for j in range(len(gaps))]
     pieces += [apply(bps[-1]) + h]
     certs = list(certificates) if certificates is not None else [None] * len(pieces)
     need = _NEED[claim.relation]
     expr = apply(claim.lhs - claim.rhs)
     all_ok = True
+    conds = [apply(cnd) for cnd in conditions]
     for k, (value, cert) in enumerate(zip(pieces, certs)):
-        e = expr.subs(var, value)
+        broken = next((cnd for cnd in conds if _false_on(cnd.subs(var, value))), None)
+        if broken is not None:
+            steps = steps + mechanical(True, f"piece {k + 1} of {len(pieces)} ({var} = {value}) is empty: "
+                                             f"the condition {broken} fails on all of it")
+            continue
+        e = _factor_abs(expr.subs(var, value))
         if cert is not None:
-            c = apply(cert).subs(var, value)
+            c = _factor_abs(apply(cert).subs(var, value))
             ok = is_zero(e - c) and has_sign(c, need)
         else:
             ok = has_sign(e, need)
@@ -207,6 +238,18 @@ def conclude_cases(claim: Claim, var: sp.Symbol, breakpoints: Iterable[sp.Expr],
                                    + ("" if ok else " -- not shown"))
     return steps + _conclusion(claim, all_ok, f"the stated relation holds on every piece of the line of {var}"
                                if all_ok else "not shown on every piece")
+
+
+def _false_on(cond) -> bool:
+    """The relational is false for every value of its symbols allowed by their assumptions."""
+    cond = sp.sympify(cond)
+    if cond is sp.false:
+        return True
+    norm = _normal(cond)
+    if norm is None:
+        return False
+    g, has = norm   # cond says g > 0 (positive) or g >= 0 (nonnegative)
+    return bool(has_sign(g, "nonpositive") if has == "positive" else has_sign(g, "negative"))
 
 
 def conclude_evaluation(claim: Claim) -> Proof:
@@ -236,3 +279,36 @@ def exhaust(claim: Claim, points: Iterable[Mapping[sp.Symbol, sp.Expr]], scope: 
             return Enumeration(False, n, detail, {str(k): str(v) for k, v in pt.items()}, scope=scope)
     return Enumeration(True, n, "the stated relation evaluated exactly at every case", scope=scope,
                        target=claim.digest())
+
+
+def term_symbol(ix: sp.Indexed) -> sp.Symbol:
+    """A symbol standing for one term's value of an indexed quantity, with the same sign assumptions."""
+    flags = {a: True for a in ("positive", "nonnegative", "negative", "nonpositive", "real")
+             if getattr(ix, f"is_{a}") is True}
+    return sp.Symbol(f"{ix.base.label}_term", **flags)
+
+
+def conclude_termwise(claim: Claim, prove_term) -> Proof:
+    """A claim ``Sum(f_k, (k, lo, hi)) <relation> 0``: the relation holds for the sum because it holds
+    for every term.  The term is the claim with every quantity indexed by k replaced by a symbol
+    with the same assumptions (and the conditions likewise, a condition on x_k holding for every
+    k); ``prove_term(term_claim)`` must prove that term claim (its proof ends in a conclusion on
+    it).  A strict relation needs at least one term (hi >= lo)."""
+    expr = sp.sympify(claim.lhs - claim.rhs)
+    if not isinstance(expr, sp.Sum) or len(expr.limits) != 1:
+        return _conclusion(claim, False, "lhs - rhs is not a single finite sum")
+    f, (k, lo, hi) = expr.function, expr.limits[0]
+    reps = {ix: term_symbol(ix) for ix in f.atoms(sp.Indexed) if ix.indices == (k,)}
+    conds = tuple(sp.sympify(cnd).xreplace(reps) for cnd in claim.conditions)
+    if any(k in cnd.free_symbols for cnd in conds) or k in f.xreplace(reps).free_symbols:
+        return _conclusion(claim, False, "the index appears outside indexed quantities")
+    term = Claim(id=claim.id + "[term]", title="one term", source=claim.source, kind=claim.kind,
+                 lhs=f.xreplace(reps), rhs=0, relation=claim.relation, conditions=conds)
+    sub = prove_term(term)
+    last = sub.steps[-1] if sub.steps else None
+    tied = last is not None and last.kind == "conclusion" and last.target == term.digest()
+    nonempty = claim.relation in ("==", ">=", "<=") or has_sign(hi - lo, "nonnegative")
+    need = _NEED[claim.relation]
+    ok = sub.ok and tied and nonempty
+    return sub + _conclusion(claim, ok, f"every term of the sum is {need} (proved above), so is the sum"
+                             if ok else "the terms were not shown to have the stated sign")
