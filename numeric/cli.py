@@ -2,7 +2,8 @@
 
     dpderive verify [--only PATTERN] [--json FILE] [--jobs N]   verify every claim (main job)
     dpderive list                                               list the claims
-    dpderive show ID                                            one claim, verified
+    dpderive show ID                                            one claim, verified, with its citations
+    dpderive readings | findings                                repairs of damaged text; remarks of the review
     dpderive latex --out FILE.tex                               the LaTeX report
     dpderive codegen [--check]                                  write / check numeric/_generated.py
     dpderive calibrate --design srs --N N --n n --epsilon E --delta D
@@ -49,8 +50,8 @@ def _verify(claims, jobs: int, quiet: bool = False):
 
 
 def cmd_verify(args) -> int:
-    from derivations import errata
-    from derivations.engine.report import json_report, table
+    from derivations import errata, readings, findings
+    from derivations.engine.report import json_report, strength_line, table
 
     claims = _select(args.only)
     verdicts = _verify(claims, args.jobs, args.quiet)
@@ -69,8 +70,13 @@ def cmd_verify(args) -> int:
         print(f"    corrected:      {e.corrected.statement}  [{vc.label if vc else 'not run'}]")
         print(textwrap.indent(textwrap.fill(e.explanation, 96), "    "))
     bad = [v for v in verdicts if not v.ok]
+    ids = set(by_id)
+    n_read = sum(1 for r in readings() if not r.claims or ids & set(r.claims))
+    n_find = sum(1 for f in findings() if not f.claims or ids & set(f.claims))
     print(f"\n{len(verdicts)} claims: {len(verdicts) - len(bad)} as expected, {len(bad)} unexpected; "
-          f"{len(shown)} errata.")
+          f"{len(shown)} errata; {n_read} readings of damaged text and {n_find} findings "
+          f"(`dpderive readings`, `dpderive findings`).")
+    print("By strength: " + strength_line(verdicts) + ".")
     for v in bad:
         print(f"UNEXPECTED: {v.claim_id}: {v.label}: " + "; ".join(c.detail for c in v.checks))
     if args.json:
@@ -107,7 +113,37 @@ def cmd_show(args) -> int:
         print(f"  - {chk.method}: {chk.detail}")
         if chk.counterexample:
             print(f"    counterexample: {chk.counterexample}")
+    for key in v.citations:
+        ref = derivations.CITATIONS[key]
+        print(f"cites:      {ref.name}. {ref.statement} [{ref.reference}]")
+    for r in derivations.readings():
+        if c.id in r.claims:
+            print(f"reading:    {r.id}: printed '{r.printed}', read as '{r.reading}'")
+    for f in derivations.findings():
+        if c.id in f.claims:
+            print(f"finding:    {f.id}: {f.text}")
     return 0 if v.ok else 1
+
+
+def cmd_readings(args) -> int:
+    import derivations
+
+    for r in derivations.readings():
+        print(f"* {r.id}  [{r.source}]")
+        for head, text in (("printed", r.printed), ("read as", r.reading), ("why", r.why),
+                           ("other readings", r.alternatives)):
+            if text:
+                print(textwrap.indent(textwrap.fill(f"{head}: {text}", 96), "    "))
+    return 0
+
+
+def cmd_findings(args) -> int:
+    import derivations
+
+    for f in derivations.findings():
+        print(f"* {f.id}  [{f.source}]")
+        print(textwrap.indent(textwrap.fill(f.text, 96), "    "))
+    return 0
 
 
 def cmd_latex(args) -> int:
@@ -256,6 +292,11 @@ def build_parser() -> argparse.ArgumentParser:
     sh = sub.add_parser("show", help="statement, conditions, source, LaTeX and verdict of one claim")
     sh.add_argument("id")
     sh.set_defaults(func=cmd_show)
+
+    sub.add_parser("readings", help="the readings of damaged source text (printed glyphs, reading, why)"
+                   ).set_defaults(func=cmd_readings)
+    sub.add_parser("findings", help="the findings of the review (neither errata nor readings)"
+                   ).set_defaults(func=cmd_findings)
 
     lx = sub.add_parser("latex", help="write the LaTeX report of all claims")
     lx.add_argument("--out", required=True, metavar="FILE.tex")

@@ -86,3 +86,21 @@ def test_calibrate_bad_input_names_the_parameter():
     assert "n must be" in r.stderr
     r = run("calibrate", "--N", "100", "--n", "20", "--epsilon", "1", "--delta", "1.5", check_rc=2)
     assert "delta must be" in r.stderr
+
+
+def test_verify_prints_strengths_and_show_lists_citations_readings_findings(tmp_path):
+    out = tmp_path / "r7.json"
+    r = run("verify", "--only", "htm.r7.result7_*", "--json", str(out), "--quiet", check_rc=0)
+    assert "By strength:" in r.stdout and "PROVED" in r.stdout
+    data = json.loads(out.read_text())
+    assert data["summary"]["by_strength"]["PROVED"] >= 1
+    assert all(c["strength"] in ("mechanical", "citations", "exhaustive", "argued", "finite-scope", "numeric", None)
+               for c in data["claims"])
+    assert {r["id"] for r in data["readings"]} >= {"htm.r7.reading.orientation", "htm.r7.reading.hypothesis"}
+    r = run("show", "htm.r7.minus_out_x_zero_in.d_sign", check_rc=0)
+    assert "finding:    htm.r7.finding.case8_uses_hypothesis" in r.stdout
+    assert "reading:    htm.r7.reading.hypothesis" in r.stdout
+    r = run("readings", check_rc=0)
+    assert "htm.r7.reading.difference_not_derivative" in r.stdout and "read as:" in r.stdout
+    r = run("findings", check_rc=0)
+    assert "htm.r7.finding.case8_uses_hypothesis" in r.stdout

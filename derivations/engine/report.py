@@ -7,7 +7,8 @@ from collections import OrderedDict
 
 import sympy as sp
 
-from .core import Claim, Verdict, all_claims, all_errata
+from .core import (CITATIONS, STRENGTH_LABELS, STRENGTHS, Claim, Verdict, all_claims, all_errata, all_findings,
+                   all_readings)
 
 _TEX_ESCAPES = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "_": r"\_", "^": r"\^{}",
                 "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "~": r"\~{}"}
@@ -37,8 +38,34 @@ def claim_record(c: Claim, v: Verdict | None) -> dict:
            "conditions": [str(k) for k in c.conditions], "expected": c.expected, "hash": c.digest()}
     if v is not None:
         rec.update({"method": v.method, "passed": v.ok, "holds": v.holds, "label": v.label,
+                    "strength": v.strength, "citations": v.citations,
                     "seconds": round(v.seconds, 4), "checks": v.as_dict()["checks"]})
     return rec
+
+
+def strength_counts(verdicts) -> "OrderedDict[str, int]":
+    """How many claims (stated by the toolkit or corrected, not printed errors) rest on each strength,
+    strongest first; with the undecided and failed ones."""
+    out: OrderedDict[str, int] = OrderedDict((STRENGTH_LABELS[k], 0) for k in STRENGTHS)
+    for v in verdicts:
+        if not v.expected:
+            continue
+        key = STRENGTH_LABELS[v.strength] if v.strength else v.label
+        out[key] = out.get(key, 0) + 1
+    return out
+
+
+def strength_line(verdicts) -> str:
+    return "; ".join(f"{n} {k}" for k, n in strength_counts(verdicts).items() if n)
+
+
+def citation_index(verdicts) -> "OrderedDict[str, list[str]]":
+    """Every cited standard result with the claims whose verdict uses it."""
+    out: OrderedDict[str, list[str]] = OrderedDict()
+    for v in verdicts:
+        for key in v.citations:
+            out.setdefault(key, []).append(v.claim_id)
+    return out
 
 
 def json_report(verdicts: dict[str, Verdict]) -> dict:
@@ -52,12 +79,21 @@ def json_report(verdicts: dict[str, Verdict]) -> dict:
             continue
         vp, vc = verdicts.get(e.printed.id), verdicts.get(e.corrected.id)
         errata.append({"id": e.id, "source": str(e.source), "explanation": e.explanation,
+                       "readings": list(e.readings),
                        "printed": claim_record(e.printed, vp), "corrected": claim_record(e.corrected, vc),
                        "counterexample": {str(k): str(val) for k, val in e.printed.counterexample.items()}})
     ok = sum(verdicts[c.id].ok for c in claims)
+    vs = [verdicts[c.id] for c in claims]
+    readings = [dict(id=r.id, source=str(r.source), printed=r.printed, reading=r.reading, why=r.why,
+                     alternatives=r.alternatives, claims=list(r.claims)) for r in all_readings()]
+    findings = [dict(id=f.id, source=str(f.source), text=f.text, claims=list(f.claims)) for f in all_findings()]
+    cites = [dict(key=k, name=CITATIONS[k].name, statement=CITATIONS[k].statement,
+                  reference=CITATIONS[k].reference, claims=ids) for k, ids in citation_index(vs).items()]
     return {"summary": {"claims": len(claims), "as_expected": ok, "unexpected": len(claims) - ok,
-                        "errata": len(errata)},
-            "claims": [claim_record(c, verdicts[c.id]) for c in claims], "errata": errata}
+                        "errata": len(errata), "readings": len(readings), "findings": len(findings),
+                        "by_strength": dict(strength_counts(vs))},
+            "claims": [claim_record(c, verdicts[c.id]) for c in claims], "errata": errata,
+            "readings": readings, "findings": findings, "citations": cites}
 
 
 def _claim_tex(c: Claim, v: Verdict | None) -> str:
@@ -71,6 +107,8 @@ def _claim_tex(c: Claim, v: Verdict | None) -> str:
         out.append("\\noindent\\emph{Note:} " + tex_escape(c.note) + "\n\n")
     if v is not None:
         out.append(f"\\noindent\\textbf{{Verdict: {tex_escape(v.label)}}} ({v.method}, {v.seconds:.2f} s).\n")
+        if v.citations:
+            out.append("\\noindent\\emph{Cites:} " + tex_escape(", ".join(CITATIONS[k].name for k in v.citations)) + ".\n")
         out.append("\\begin{itemize}\n")
         for chk in v.checks:
             out.append(f"\\item {chk.method}: {tex_escape(chk.detail[:400])}\n")
@@ -88,10 +126,16 @@ def latex_document(verdicts: dict[str, Verdict]) -> str:
             f"\\date{{{datetime.date.today().isoformat()}}}", r"\begin{document}", r"\maketitle",
             r"\section*{Summary}",
             f"{s['claims']} claims verified, {s['as_expected']} with the expected outcome, "
-            f"{s['unexpected']} unexpected; {s['errata']} errata in the source documents.",
-            "PROVED means an exact symbolic proof; PROVED (exhaustive) an exact check of every "
-            "case of a finite set; CHECKED (numeric) agreement at random points in high precision "
-            "(evidence, not a proof); REFUTED a printed statement shown false by an exact counterexample.",
+            f"{s['unexpected']} unexpected; {s['errata']} errata in the source documents, "
+            f"{s['readings']} readings of damaged text, {s['findings']} findings.",
+            "", "By strength: " + tex_escape("; ".join(f"{n} {k}" for k, n in s["by_strength"].items() if n)) + ".",
+            "", "PROVED: every step mechanical (a symbolic zero or sign, an exact evaluation), ending in the "
+            "engine's check of the stated relation; PROVED (with citations): some step cites a named standard "
+            "result (listed below); PROVED (exhaustive): an exact check of every case of the claim's own finite "
+            "statement; ARGUED: some step is neither mechanical nor a citation; CHECKED (finite scope): a general "
+            "statement checked exactly on the finite family the label names (evidence, not a proof); CHECKED "
+            "(numeric): agreement at random points in high precision (evidence); REFUTED: a printed statement "
+            "shown false by an exact counterexample checked to lie inside its printed conditions.",
             r"\section*{Errata}"]
     body = ["\n".join(head) + "\n"]
     claims = {c.id: c for c in all_claims()}
@@ -111,6 +155,24 @@ def latex_document(verdicts: dict[str, Verdict]) -> str:
                     f"\\noindent\\emph{{Corrected}} (claim \\texttt{{{tex_escape(e.corrected.id)}}}, "
                     f"{tex_escape(verdicts[e.corrected.id].label) if e.corrected.id in verdicts else 'not run'}):\n"
                     + display_math(e.corrected.latex()))
+    body.append("\\section*{Readings of damaged text}\n"
+                "The sources are OCR'd. Each repair records the printed glyphs, the reading taken and why; "
+                "readings are not errata.\n")
+    for r in data["readings"]:
+        body.append(f"\\subsection*{{{tex_escape(r['id'])}}}\n\\noindent\\emph{{Source:}} {tex_escape(r['source'])}.\n\n"
+                    f"\\noindent\\emph{{Printed:}} {tex_escape(r['printed'])}\n\n"
+                    f"\\noindent\\emph{{Read as:}} {tex_escape(r['reading'])}\n\n"
+                    f"\\noindent\\emph{{Why:}} {tex_escape(r['why'])}\n\n"
+                    + (f"\\noindent\\emph{{Other readings:}} {tex_escape(r['alternatives'])}\n\n" if r['alternatives'] else ""))
+    body.append("\\section*{Findings of the review}\n")
+    for f in data["findings"]:
+        body.append(f"\\subsection*{{{tex_escape(f['id'])}}}\n\\noindent\\emph{{Source:}} {tex_escape(f['source'])}.\n\n"
+                    f"{tex_escape(f['text'])}\n\n")
+    body.append("\\section*{Cited standard results}\n")
+    for c in data["citations"]:
+        body.append(f"\\subsection*{{{tex_escape(c['name'])}}}\n{tex_escape(c['statement'])}\n\n"
+                    f"\\noindent\\emph{{Reference:}} {tex_escape(c['reference'])}\n\n"
+                    f"\\noindent\\emph{{Used by:}} {tex_escape(', '.join(c['claims']))}\n\n")
     for doc, group in by_document([claims[i] for i in claims if i in verdicts]).items():
         body.append(f"\\section{{\\texttt{{{tex_escape(doc)}}}}}\n")
         body.extend(_claim_tex(c, verdicts.get(c.id)) for c in group)

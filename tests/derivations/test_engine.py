@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import sympy as sp
 
+import derivations
 from derivations.engine.core import Claim, Enumeration, Source, Verdict, verify_inline, verify_many, register
 
 SRC = Source("test", "engine")
@@ -91,3 +92,155 @@ def test_first_principles_derivation_detects_a_wrong_printed_coefficient():
     assert is_zero(good)
     wrong = pop.variance_printed(pattern, ones).subs(4 * pop.b[0] ** 2, 3 * pop.b[0] ** 2)
     assert not is_zero(pop.variance_first_principles(pattern, ones) - wrong)
+
+
+# ----------------------------------------------------------------------------------------------
+# Labels are earned on the stated claim; each label has a negative control
+# ----------------------------------------------------------------------------------------------
+import pytest  # noqa: E402
+
+from derivations.engine.core import (Step, Proof, argue, cite, erratum, mechanical, zero)  # noqa: E402
+from derivations.engine.proofs import (Parametrization, conclude, conclude_cases, conclude_termwise,  # noqa: E402
+                                       exhaust)
+
+z_ = sp.Symbol("z", real=True)
+t_ = sp.Symbol("t", real=True)
+u_ = sp.Symbol("u", nonnegative=True)
+
+
+def _abs_claim(**kw):
+    """|z - t| = z - t under t <= z, proved through the parametrization t = z - u, u >= 0."""
+    base = dict(id="t.abs", title="", source=SRC, kind="identity", lhs=sp.Abs(z_ - t_), rhs=z_ - t_,
+                conditions=(sp.Le(t_, z_),),
+                proof=lambda c: conclude(c, param=Parametrization({t_: z_ - u_}, {u_: z_ - t_})))
+    base.update(kw)
+    return Claim(**base)
+
+
+def test_a_tied_mechanical_proof_is_proved_and_its_mutation_is_not():
+    c = _abs_claim()
+    assert verify_inline(c).label == "PROVED"
+    assert not verify_inline(c.mutated()).proved           # rhs -> 2 rhs + 1
+
+
+def test_a_proof_that_checks_a_side_computation_is_not_proved():
+    """The old failure: a routine that proves something true but not the stated claim."""
+    side = lambda c: zero((x + 1) ** 2 - x**2 - 2 * x - 1, "a true side identity")  # noqa: E731
+    c = Claim(id="t.side", title="", source=SRC, kind="identity", lhs=x, rhs=x + 1, proof=side)
+    v = verify_inline(c)
+    assert v.label == "ARGUED" and not v.proved and "does not end in a check of the stated claim" in v.checks[0].detail
+
+
+def test_a_conclusion_on_another_claim_does_not_count():
+    other = Claim(id="t.other", title="", source=SRC, kind="identity", lhs=x + x, rhs=2 * x)
+    c = Claim(id="t.borrow", title="", source=SRC, kind="identity", lhs=x, rhs=x + 1,
+              proof=lambda cl: conclude(other))
+    assert not verify_inline(c).proved
+
+
+def test_a_prose_step_makes_the_verdict_argued():
+    c = _abs_claim(proof=lambda cl: argue("it is clear") + conclude(
+        cl, param=Parametrization({t_: z_ - u_}, {u_: z_ - t_})))
+    assert verify_inline(c).label == "ARGUED"
+
+
+def test_a_citation_makes_the_verdict_proved_with_citations_and_is_listed():
+    c = _abs_claim(proof=lambda cl: cite("triangle_inequality", "not needed, for the test") + conclude(
+        cl, param=Parametrization({t_: z_ - u_}, {u_: z_ - t_})))
+    v = verify_inline(c)
+    assert v.label == "PROVED (with citations)" and v.citations == ["triangle_inequality"]
+    with pytest.raises(ValueError):
+        cite("no_such_theorem", "x")
+
+
+def test_a_failed_mechanical_step_fails_the_proof():
+    c = _abs_claim(proof=lambda cl: mechanical(1 == 2, "a false side fact") + conclude(
+        cl, param=Parametrization({t_: z_ - u_}, {u_: z_ - t_})))
+    assert verify_inline(c).label == "FAILED"
+
+
+def test_a_parametrization_must_be_implied_by_the_conditions():
+    no_condition = _abs_claim(conditions=())
+    assert not verify_inline(no_condition).holds
+    wrong_inverse = _abs_claim(proof=lambda cl: conclude(cl, param=Parametrization({t_: z_ - u_}, {u_: t_ - z_})))
+    assert not verify_inline(wrong_inverse).holds
+
+
+def test_case_split_and_its_negative_control():
+    y = sp.Symbol("y", real=True)
+    c = Claim(id="t.cases", title="", source=SRC, kind="inequality", lhs=sp.Abs(y - 1) - sp.Abs(y), rhs=1,
+              relation="<=", proof=lambda cl: conclude_cases(cl, y, [0, 1]))
+    assert verify_inline(c).label == "PROVED"
+    assert not verify_inline(c.mutated()).proved                       # > 1: false
+    tighter = Claim(id="t.cases2", title="", source=SRC, kind="inequality", lhs=sp.Abs(y - 1) - sp.Abs(y),
+                    rhs=sp.Rational(1, 2), relation="<=", proof=lambda cl: conclude_cases(cl, y, [0, 1]))
+    assert not verify_inline(tighter).holds                            # fails at y = 0
+
+
+def test_termwise_sum():
+    K = sp.Symbol("K", integer=True, positive=True)
+    k = sp.Symbol("k", integer=True, positive=True)
+    w = sp.IndexedBase("w", positive=True)
+    c = Claim(id="t.sum", title="", source=SRC, kind="sign", lhs=sp.Sum(w[k] * sp.Abs(z_ - t_), (k, 1, K)),
+              relation=">=", proof=lambda cl: conclude_termwise(cl, conclude))
+    assert verify_inline(c).label == "PROVED"
+    assert not verify_inline(c.mutated()).proved
+
+
+def test_exhaustive_only_for_a_finite_statement_and_a_scope_otherwise():
+    n = sp.Symbol("n", integer=True, nonnegative=True)
+    finite = Claim(id="t.fin", title="", source=SRC, kind="inequality", lhs=n**2, rhs=2**n, relation="<=",
+                   conditions=(sp.Le(n, 2),), finite=True, enumeration=lambda c: exhaust(c, [{n: 0}, {n: 1}, {n: 2}]))
+    assert verify_inline(finite).label == "PROVED (exhaustive)"
+    untied = Claim(id="t.fin2", title="", source=SRC, kind="inequality", lhs=n**2, rhs=2**n, relation="<=",
+                   conditions=(sp.Le(n, 2),), finite=True, enumeration=lambda: Enumeration(True, 3))
+    assert verify_inline(untied).label == "ARGUED"
+    general = Claim(id="t.gen", title="", source=SRC, kind="inequality", lhs=n**2, rhs=2**n, relation="<=",
+                    enumeration=lambda c: exhaust(c, [{n: m} for m in (0, 1, 2, 4)], scope="n in {0, 1, 2, 4}"))
+    assert verify_inline(general).label == "CHECKED (finite scope: n in {0, 1, 2, 4})"
+    no_scope = Claim(id="t.gen2", title="", source=SRC, kind="inequality", lhs=n**2, rhs=2**n, relation="<=",
+                     enumeration=lambda c: exhaust(c, [{n: 0}]))
+    assert verify_inline(no_scope).label == "ERROR"
+    false_general = Claim(id="t.gen3", title="", source=SRC, kind="inequality", lhs=n**2, rhs=2**n, relation="<=",
+                          enumeration=lambda c: exhaust(c, [{n: 3}], scope="n = 3"))
+    assert not verify_inline(false_general).holds                      # 9 > 8
+
+
+def test_a_counterexample_must_lie_inside_the_printed_conditions_and_assumptions():
+    n = sp.Symbol("n", integer=True, nonnegative=True)
+    inside = Claim(id="t.cex1", title="", source=SRC, kind="inequality", lhs=n**2, rhs=2**n, relation="<=",
+                   counterexample={n: 3}, expected=False)
+    assert verify_inline(inside).label == "REFUTED"
+    outside = Claim(id="t.cex2", title="", source=SRC, kind="inequality", lhs=n**2, rhs=2**n, relation="<=",
+                    conditions=(sp.Ge(n, 5),), counterexample={n: 3}, expected=False)
+    v = verify_inline(outside)
+    assert v.label == "ERROR" and "outside the stated claim" in v.checks[0].detail
+    bad_assumption = Claim(id="t.cex3", title="", source=SRC, kind="inequality", lhs=n**2, rhs=2**n,
+                           relation="<=", counterexample={n: sp.Rational(7, 2)}, expected=False)
+    assert verify_inline(bad_assumption).label == "ERROR"             # n is an integer
+    missing = Claim(id="t.cex4", title="", source=SRC, kind="inequality", lhs=n**2 + x, rhs=2**n,
+                    relation="<=", counterexample={n: 3}, expected=False)
+    assert verify_inline(missing).label == "ERROR"
+
+
+def test_untyped_proofs_are_arguments():
+    assert {st.kind for st in Proof(True, ("prose",)).steps} == {"argument"}
+    with pytest.raises(ValueError):
+        Step("lemma", "x", True)
+
+
+def test_no_untyped_or_literal_proof_steps_in_the_encodings():
+    """A PROVED verdict may not rest on a step whose success is written into the code."""
+    import re
+    from pathlib import Path
+
+    root = Path(derivations.__file__).parent
+    bad = []
+    for path in root.rglob("*.py"):
+        if path.parent.name == "engine":
+            continue
+        for k, line in enumerate(path.read_text().splitlines(), 1):
+            if re.search(r"\bProof\(\s*(ok\s*=\s*)?(True|False|bool|[a-z_]+\s*,\s*\()", line) or \
+                    re.search(r"\bmechanical\(\s*True\b", line):
+                bad.append(f"{path.relative_to(root)}:{k}: {line.strip()}")
+    assert not bad, "\n".join(bad)

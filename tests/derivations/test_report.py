@@ -18,6 +18,9 @@ def test_latex_document_structure_and_hashes(all_verdicts):
     assert tex.startswith(r"\documentclass") and tex.rstrip().endswith(r"\end{document}")
     assert tex.count(r"\begin{document}") == 1
     assert r"\section*{Errata}" in tex and r"\section{\texttt{004\_005a37d6f70bd1b7.txt}}" in tex
+    for head in ("Readings of damaged text", "Findings of the review", "Cited standard results"):
+        assert f"\\section*{{{head}}}" in tex
+    assert "By strength:" in tex
     stamped = dict(re.findall(r"% claim (\S+) hash:([0-9a-f]{16})", tex))
     claims = {c.id: c for c in derivations.claims()}
     assert set(stamped) == set(claims)
@@ -44,7 +47,12 @@ def test_json_report_fields(all_verdicts):
     json.dumps(data)  # serialisable
     assert data["summary"]["claims"] == len(derivations.claims())
     for rec in data["claims"]:
-        assert {"id", "source", "kind", "method", "passed", "seconds"} <= set(rec)
+        assert {"id", "source", "kind", "method", "passed", "seconds", "strength", "citations"} <= set(rec)
+    assert sum(data["summary"]["by_strength"].values()) == sum(1 for c in derivations.claims() if c.expected)
+    cited = {k for rec in data["claims"] for k in rec["citations"]}
+    assert cited == {c["key"] for c in data["citations"]}
+    for c in data["citations"]:       # every cited result is listed with the claims that use it
+        assert c["reference"] and c["claims"]
     for e in data["errata"]:
         assert e["printed"]["statement"] and e["corrected"]["statement"]
         # a point, or {} for a closed statement refuted as it stands
