@@ -258,7 +258,7 @@ class Claim:
 
     def mutated(self, kind: str | None = None) -> "Claim":
         """A copy with a false statement, for negative controls: by default an identity, limit or
-        divergence gets the right-hand side 2 rhs + 1 (``kind="rhs"``) and an inequality or sign claim
+        divergence gets the right-hand side 2 rhs + 1, or 0 if rhs is infinite (``kind="rhs"``), and an inequality or sign claim
         the reversed relation (``kind="relation"``: >= becomes <, > becomes <=), false wherever the
         claim is true."""
         kind = kind or ("relation" if self.relation != "==" else "rhs")
@@ -266,7 +266,9 @@ class Claim:
             flip = {">=": "<", ">": "<=", "<=": ">", "<": ">="}
             return dataclasses.replace(self, id=self.id + ".mutated", relation=flip[self.relation])
         new_kind = "identity" if self.kind == "divergence" else self.kind
-        return dataclasses.replace(self, id=self.id + ".mutated", kind=new_kind, rhs=2 * self.rhs + 1)
+        # 2 rhs + 1 is rhs itself when rhs is infinite: a finite value contradicts a divergence instead
+        rhs = sp.Integer(0) if self.rhs.is_infinite else 2 * self.rhs + 1
+        return dataclasses.replace(self, id=self.id + ".mutated", kind=new_kind, rhs=rhs)
 
 
 @dataclass

@@ -43,7 +43,7 @@ class Parametrization:
     expression in the claim's symbols.  :meth:`check` proves mechanically that every point
     satisfying the conditions is the image of admissible new values: forward(inverse(P)) = P, and
     each new symbol's assumption is implied by one stated condition (or by the assumptions of the
-    claim's own symbols).  ``given`` are equalities of the claim's conditions used as substitutions.
+    claim's own symbols).  Use :func:`covers` to check one against a claim.
     """
 
     forward: Mapping[sp.Symbol, sp.Expr] = field(default_factory=dict)
@@ -86,6 +86,12 @@ def _symbols(claim: Claim, conditions) -> set:
     for cnd in conditions:
         out |= sp.sympify(cnd).free_symbols
     return out
+
+
+def covers(param: Parametrization, claim: Claim, extra_conditions: Iterable = ()) -> Proof:
+    """Mechanical proof that ``param`` covers the claim's conditions (and ``extra_conditions``)."""
+    conditions = tuple(claim.conditions) + tuple(extra_conditions)
+    return param.check(conditions, _symbols(claim, conditions))
 
 
 def _constrained(sym: sp.Symbol) -> bool:
