@@ -10,11 +10,20 @@ For a unit i with p_i not in {0, 1}, with I_j = 1{j in S},
     s2_{-i|i}(x) = sum_{j,l != i} x_j x_l/(p_j p_l) (p_{jl|i} - p_{j|i} p_{l|i})   (likewise |-i),
 
     E[t(X,S) | i in S, X = x]  = t_{-i|i}(x) + x_i/p_i,   Var[t(X,S) | i in S, X = x]  = s2_{-i|i}(x),
-    E[t(X,S) | i not in S, X = x] = t_{-i|-i}(x),        Var[t(X,S) | i not in S, X = x] = s2_{-i|-i}(x),
+    E[t(X,S) | i not in S, X = x] = t_{-i|-i}(x),        Var[t(X,S) | i not in S, X = x] = s2_{-i|-i}(x).
 
-with p_{jj|i} = p_{j|i} (p_ijj = p_ij).  Proved symbolically for every design on three and four
-units (all 2^N sample probabilities free symbols, p(empty set) fixed by normalisation), and checked
-exactly on designs with unequal inclusion probabilities.
+Joint inclusion probabilities are those of sets: p_ijj = P({i, j} in S) = p_ij and p_jj = p_j.
+
+Two kinds of claims, both for a general design:
+
+* the conditional probabilities and covariances of the indicators that the statement and the proof print
+  (p_{j|-i} = E[I_j | I_i = 0] = (p_j - p_ij)/(1 - p_i), Cov[I_j, I_l | I_i = 1] = p_{jl|i} - p_{j|i} p_{l|i}, ...)
+  are proved on the generic joint law of (I_i, I_j, I_l): eight outcome probabilities, seven of them free
+  (zeros allowed, which covers j = l), which is the law of these indicators under any design;
+* the four moments are proved for a design on N = M + 1 units with M symbolic: the units other than i are
+  numbered 1..M, the conditional moments of t(x, S) = x_i I_i/p_i + sum_j x_j I_j/p_j are expanded by
+  linearity of expectation (cited) into the joint inclusion probabilities, and SymPy checks the printed closed
+  forms against that expansion with the sums over the symbolic index set kept as sums.
 """
 from __future__ import annotations
 
@@ -22,179 +31,283 @@ import itertools
 
 import sympy as sp
 
-from ..engine.core import Claim, Enumeration, Proof, Source, all_of, register, zero
-from .results import DESIGNS, unequal
-from .designs import inclusion
+from ..engine.core import Claim, Proof, Source, all_of, cite, citation, finding, reading, register
+from ..engine.proofs import conclude
 
 R10 = Source("000_3f4b38deb4c4e7bd.txt", "Section 2.4, Result 10 and its proof")
 
+LINEARITY = "linearity_conditional_expectation"
+citation(LINEARITY, "Linearity of expectation; expectation given an event",
+         "For finitely many random variables Y_k and constants a_k, E[sum_k a_k Y_k] = sum_k a_k E[Y_k]; the "
+         "expectation of an indicator is the probability of its event; for an event A with P(A) > 0, "
+         "E[Y | A] = E[Y 1_A]/P(A).",
+         "W. Feller, An Introduction to Probability Theory and Its Applications I, 3rd ed. (1968), V.1 and IX.2 "
+         "(Theorem 1); P. Billingsley, Probability and Measure, 3rd ed. (1995), Sec. 21 and 33.")
 
-def generic_design(N: int):
-    """All 2^N samples of {0..N-1} with symbolic probabilities; p(empty) = 1 - the others."""
-    samples = [frozenset(s) for r in range(N + 1) for s in itertools.combinations(range(N), r)]
-    syms = {s: sp.Symbol("p_{" + "".join(str(j + 1) for j in sorted(s)) + "}", positive=True) for s in samples if s}
-    probs = dict(syms)
-    probs[frozenset()] = 1 - sum(syms.values())
-    return samples, probs
+# -- readings and findings of Section 2.4 -------------------------------------------------------------------
+reading(
+    "htm.r10.statement", R10,
+    printed="E[i(X,5) i€ 8 X =a] =t_y(x)+ =, Var[i(X,9)|ie8X=a] =0, ... E[H(X,9)|SZi, X =x] =t_(z) "
+            "Var [{(X,9) | S Fi,X =z] = ozﬂ_i(:v).",
+    reading="E[t(X,S) | i in S, X = x] = t_{-i|i}(x) + x_i/p_i, Var[t(X,S) | i in S, X = x] = sigma^2_{-i|i}(x), "
+            "E[t(X,S) | S not ni i, X = x] = t_{-i|-i}(x), Var[t(X,S) | S not ni i, X = x] = sigma^2_{-i|-i}(x)",
+    why="The quantities defined just below are t_{-i|i}, t_{-i|-i}, sigma^2_{-i|i}, sigma^2_{-i|-i}, and the proof "
+        "ends each computation with them ('= t_{-i|-i}(x)', 'Uzuz‘@)' = sigma^2_{-i|i}(x), 'O—zi\\—i(m)' = "
+        "sigma^2_{-i|-i}(x)); '+ =,' is the damaged x_i/p_i of the proof's first line ('x_i/p_i + sum ... car "
+        "p_ii = 1').",
+    alternatives="'Var[...|i in S] = 0' taken literally is false: under SRS of 2 among 4 with x = (1, 0, 1, 0) and "
+                 "i = 1, t(x, S) given 1 in S is 2 + 2 x_j for the other sampled unit j, which is not constant. It "
+                 "contradicts the proof's own last line, so it is an OCR artefact, not an erratum.",
+    claims=("htm.r10.mean_in", "htm.r10.var_in", "htm.r10.mean_out", "htm.r10.var_out"))
+reading(
+    "htm.r10.conditional_probabilities", R10,
+    printed="Di,j bj — Dij =B =1 =P =B | =0 =2 \"Pu Dj| [; | ] s Dj| [£; | ] 1—ps ... pigi = E[LL | 1 =1] = Bt "
+            "pig—i = B[LI | I; = 0] = Dt~ gt / bi 1T —p;",
+    reading="p_{j|i} = E[I_j | I_i = 1] = p_ij/p_i, p_{j|-i} = E[I_j | I_i = 0] = (p_j - p_ij)/(1 - p_i), "
+            "p_{jl|i} = E[I_j I_l | I_i = 1] = p_ijl/p_i, p_{jl|-i} = E[I_j I_l | I_i = 0] = (p_jl - p_ijl)/(1 - p_i)",
+    why="The numerators 'Di,j' (p_{i,j}) and 'bj — Dij' (p_j - p_ij) and the denominators 'bi' (p_i) and '1—ps', "
+        "'1T —p;' (1 - p_i) are legible, as are the conditioning events '| I_i = 1', '| I; = 0'; the proof uses "
+        "the same forms ('x_j (p_j - p_ij)/(1 - p_i)' in the mean given i not in S). Each reading is proved for "
+        "every design (htm.r10.pj_given_in ... htm.r10.pjl_given_out).",
+    claims=("htm.r10.pj_given_in", "htm.r10.pj_given_out", "htm.r10.pjl_given_in", "htm.r10.pjl_given_out"))
+reading(
+    "htm.r10.index_sets", R10,
+    printed="jeun{iy ... jany ... G eet\\{i} ... Jreet\\{i} ... jecungiy ... jeauiy",
+    reading="j in U \\ {i} (the means), j, l in U \\ {i} (the variances), including j = l",
+    why="'\\{i}' and 'un{i' are legible; the remark that the quantities indexed by -i do not depend on x_i needs the "
+        "sums to exclude i. Pairs with j = l are kept (the double sum of the variance of a sum), with p_{jj|i} = "
+        "p_{j|i} since p_ijj is the inclusion probability of the set {i, j}.",
+    claims=("htm.r10.var_in", "htm.r10.var_out", "htm.r10.free_of_x_i"))
+reading(
+    "htm.r10.car_p_ii", R10,
+    printed="Z; X - D T Z _jpﬂz’ car p;; = 1",
+    reading="x_i/p_i + sum_{j in U \\ {i}} x_j p_{j|i}/p_j, car p_{i|i} = 1",
+    why="Unit i contributes (x_i/p_i) E[I_i | I_i = 1] = x_i/p_i; 'p;; = 1' is p_{i|i} = P(i in S | i in S) = 1. "
+        "Read literally as p_ii = 1, it would say p_i = 1, which Result 10 excludes.",
+    alternatives="'car p_ii = p_i' (the joint inclusion probability of {i, i}) gives the same term.",
+    claims=("htm.r10.mean_in",))
+finding(
+    "htm.s24.gaussian_not_given", R10,
+    "Section 2.4 is titled 'Additinal Gaussian privacy mechanism' but contains only Result 10 (conditional mean and "
+    "variance of the Horvitz-Thompson estimate given the selection of one unit); no Gaussian mechanism is defined "
+    "or analysed in it, and the paper moves on to its Discussion.",
+    claims=("htm.r10.mean_in", "htm.r10.var_in", "htm.r10.mean_out", "htm.r10.var_out"))
 
-
-def joint(probs, units) -> sp.Expr:
-    """P(every unit of ``units`` is in S)."""
-    return sum((p for s, p in probs.items() if set(units) <= s), sp.Integer(0))
-
-
-def conditional_forms(probs, x, i: int, N: int):
-    """Result 10's four closed forms, from the design's inclusion probabilities."""
-    p = [joint(probs, (j,)) for j in range(N)]
-    others = [j for j in range(N) if j != i]
-
-    def pj_in(j):
-        return joint(probs, (i, j)) / p[i]
-
-    def pj_out(j):
-        return (p[j] - joint(probs, (i, j))) / (1 - p[i])
-
-    def pjl_in(j, l):
-        return joint(probs, {i, j, l}) / p[i]
-
-    def pjl_out(j, l):
-        return (joint(probs, {j, l}) - joint(probs, {i, j, l})) / (1 - p[i])
-
-    mean_in = sum(x[j] * pj_in(j) / p[j] for j in others) + x[i] / p[i]
-    mean_out = sum(x[j] * pj_out(j) / p[j] for j in others)
-    var_in = sum(x[j] * x[l] / (p[j] * p[l]) * (pjl_in(j, l) - pj_in(j) * pj_in(l)) for j in others for l in others)
-    var_out = sum(x[j] * x[l] / (p[j] * p[l]) * (pjl_out(j, l) - pj_out(j) * pj_out(l))
-                  for j in others for l in others)
-    return mean_in, var_in, mean_out, var_out
-
-
-def conditional_moments(samples, probs, x, i: int, N: int):
-    """E and Var of t(x, S) given i in S and given i not in S, from the definition."""
-    p = [joint(probs, (j,)) for j in range(N)]
-    out = []
-    for inside in (True, False):
-        group = [s for s in samples if (i in s) == inside]
-        mass = sum(probs[s] for s in group)
-        t = {s: sum((x[j] / p[j] for j in s), sp.Integer(0)) for s in group}
-        mean = sum(probs[s] * t[s] for s in group) / mass
-        out += [mean, sum(probs[s] * (t[s] - mean) ** 2 for s in group) / mass]
-    return out[0], out[1], out[2], out[3]
-
-
-WHAT = ("E[t | i in S]", "Var[t | i in S]", "E[t | i not in S]", "Var[t | i not in S]")
-
-
-def _prove_mean(k: int) -> Proof:
-    steps = []
-    for N in (3, 4):
-        samples, probs = generic_design(N)
-        x = sp.symbols(f"x_1:{N + 1}", real=True)
-        lhs = conditional_moments(samples, probs, x, 0, N)[k]
-        rhs = conditional_forms(probs, x, 0, N)[k]
-        ok = sp.cancel(sp.together(lhs - rhs)) == 0
-        steps.append(Proof(ok, (f"{WHAT[k]}, every design on {N} units (2^{N} - 1 free sample probabilities; "
-                                f"unit 1, the others by relabelling): {'equal' if ok else 'not shown equal'}",)))
-    return all_of(*steps)
+# -- the generic joint law of (I_i, I_j, I_l) -----------------------------------------------------------------
+OUTCOMES = list(itertools.product((0, 1), repeat=3))            # (I_i, I_j, I_l)
+_q = {o: sp.Symbol("q_{" + "".join(map(str, o)) + "}", nonnegative=True) for o in OUTCOMES if o != (0, 0, 0)}
+LAW = dict(_q)
+LAW[(0, 0, 0)] = 1 - sum(_q.values())                           # normalisation
 
 
-def _prove_variance(k: int) -> Proof:
-    """Var = sum over samples of the conditional mass times (t - mean)^2, a quadratic form in x.
-
-    Step 1: for every sample s of the group, t(x, s) - mean = sum_{j != i} (x_j/p_j)(1{j in s} - A_j) with
-    A_j = p_{j|i} (resp. p_{j|-i}) and the mean in closed form (proved equal to the definition by the mean
-    claims): the x_i/p_i term is common to the group (or absent).  Step 2: the
-    coefficient of x_j x_l/(p_j p_l) is then sum_s w(s)(1_j - A_j)(1_l - A_l) = p_{jl|.} - A_j A_l, a
-    polynomial identity after clearing the group mass.
-    """
-    inside = k == 1
-    steps = []
-    for N in (3, 4):
-        samples, probs = generic_design(N)
-        x = sp.symbols(f"x_1:{N + 1}", real=True)
-        i, others = 0, range(1, N)
-        p = [joint(probs, (j,)) for j in range(N)]
-        group = [s for s in samples if (i in s) == inside]
-        mass = p[i] if inside else 1 - p[i]
-        A = {j: (joint(probs, (i, j)) if inside else p[j] - joint(probs, (i, j))) / mass for j in others}
-        mean = conditional_forms(probs, x, i, N)[0 if inside else 2]      # = the definition (mean claims)
-        ok1 = all(sp.expand(sum((x[j] / p[j] for j in s), sp.Integer(0)) - mean
-                            - sum(x[j] / p[j] * ((1 if j in s else 0) - A[j]) for j in others)) == 0
-                  for s in group)
-        ok2 = True
-        for j in others:
-            for l in others:
-                pjl = (joint(probs, {i, j, l}) if inside else joint(probs, {j, l}) - joint(probs, {i, j, l})) / mass
-                lhs = sum(probs[s] / mass * ((1 if j in s else 0) - A[j]) * ((1 if l in s else 0) - A[l])
-                          for s in group)
-                ok2 = ok2 and sp.cancel(sp.together(lhs - (pjl - A[j] * A[l]))) == 0
-        steps.append(Proof(ok1 and ok2, (f"{WHAT[k]}, every design on {N} units, unit 1: centring "
-                                         f"{'holds' if ok1 else 'fails'}, coefficients of x_j x_l "
-                                         f"{'equal' if ok2 else 'differ'}",)))
-    return all_of(*steps)
+def prob(event) -> sp.Expr:
+    """P(event) under the generic law; ``event`` is a predicate on the outcome (I_i, I_j, I_l)."""
+    return sum((LAW[o] for o in OUTCOMES if event(o)), sp.Integer(0))
 
 
-def _prove(k: int) -> Proof:
-    return _prove_mean(k) if k in (0, 2) else _prove_variance(k)
+def cond_mean(f, given: int) -> sp.Expr:
+    """E[f(I_j, I_l) | I_i = given], from the definition (sum over the outcomes with I_i = given)."""
+    return sum((LAW[o] * f(o[1], o[2]) for o in OUTCOMES if o[0] == given), sp.Integer(0)) / prob(
+        lambda o: o[0] == given)
 
 
-def _designs():
-    yield "unequal 5 samples of 2 from 4", unequal(), (-1, 0, 2)
-    for name, design, grid in DESIGNS:
-        if not name.startswith("census"):
-            yield name, design, grid[:3]
+P_I, P_J, P_L = prob(lambda o: o[0]), prob(lambda o: o[1]), prob(lambda o: o[2])
+P_IJ, P_IL, P_JL = prob(lambda o: o[0] and o[1]), prob(lambda o: o[0] and o[2]), prob(lambda o: o[1] and o[2])
+P_IJL = prob(lambda o: o[0] and o[1] and o[2])
+LAW_CONDITIONS = (sp.Gt(P_I, 0), sp.Lt(P_I, 1))                  # p_i not in {0, 1}
+
+# the printed conditional probabilities, from the inclusion probabilities
+PJ_GIVEN_IN, PL_GIVEN_IN = P_IJ / P_I, P_IL / P_I
+PJ_GIVEN_OUT, PL_GIVEN_OUT = (P_J - P_IJ) / (1 - P_I), (P_L - P_IL) / (1 - P_I)
+PJL_GIVEN_IN = P_IJL / P_I
+PJL_GIVEN_OUT = (P_JL - P_IJL) / (1 - P_I)
 
 
-def _enum(k: int) -> Enumeration:
-    count = 0
-    for name, design, grid in _designs():
-        pi = inclusion(design)
-        N = len(pi)
-        probs = {s: sp.Rational(p.numerator, p.denominator) for p, s in design}
-        samples = list(probs)
-        for i in range(N):
-            if pi[i] in (0, 1):
-                continue
-            for x in itertools.product(grid, repeat=N):
-                count += 1
-                xs = [sp.Integer(v) for v in x]
-                lhs = conditional_moments(samples, probs, xs, i, N)[k]
-                rhs = conditional_forms(probs, xs, i, N)[k]
-                if lhs != rhs:
-                    return Enumeration(False, count, f"{WHAT[k]}: {lhs} != {rhs}",
-                                       {"design": name, "x": str(x), "i": str(i)})
-    return Enumeration(True, count, "exact rationals over every sample; designs with unequal inclusion "
-                                    "probabilities (unequal 5-of-2, Poisson, take-all unit) and SRS")
+def _law_claim(id_: str, title: str, lhs, rhs, note: str) -> Claim:
+    return register(Claim(id=id_, title=title, source=R10, kind="identity", lhs=lhs, rhs=rhs,
+                          conditions=LAW_CONDITIONS, proof=conclude,
+                          note=note + " The generic law of (I_i, I_j, I_l): seven free outcome probabilities "
+                                      "(zeros allowed, so j = l is the case q_{a01} = q_{a10} = 0)."))
 
 
-_syms = [sp.Symbol(s) for s in (r"E[\hat t|i\in S]", r"\mathrm{Var}[\hat t|i\in S]",
-                                r"E[\hat t|i\notin S]", r"\mathrm{Var}[\hat t|i\notin S]")]
-x_i, p_i = sp.Symbol("x_i", real=True), sp.Symbol("p_i", positive=True)
-_rhs = [sp.Symbol(r"t_{-i|i}(x)") + x_i / p_i, sp.Symbol(r"\sigma^2_{-i|i}(x)"),
-        sp.Symbol(r"t_{-i|-i}(x)"), sp.Symbol(r"\sigma^2_{-i|-i}(x)")]
-_ids = ("mean_in", "var_in", "mean_out", "var_out")
-_notes = ("The proof's remark 'car p_ii = 1' is read as p_{i|i} = 1 (p_ii = p_i).",
-          "The OCR of the statement shows '= 0'; the proof's last line gives sigma^2_{-i|i}(x), verified here. The "
-          "sum runs over j, l != i including j = l, with p_{jj|i} = p_{j|i}.",
-          "",
-          "Same reading as for i in S; Cov[I_j, I_l | I_i = 0] = p_{jl|-i} - p_{j|-i} p_{l|-i}.")
-for _k in range(4):
+_law_claim("htm.r10.pj_given_in", "Result 10, definitions (any design): p_{j|i} = E[I_j | I_i = 1] = p_ij/p_i",
+           cond_mean(lambda b, c: b, 1), PJ_GIVEN_IN, "E[I_j | I_i = 1] from the definition.")
+_law_claim("htm.r10.pj_given_out",
+           "Result 10, definitions (any design): p_{j|-i} = E[I_j | I_i = 0] = (p_j - p_ij)/(1 - p_i)",
+           cond_mean(lambda b, c: b, 0), PJ_GIVEN_OUT, "E[I_j | I_i = 0] from the definition.")
+_law_claim("htm.r10.pjl_given_in", "Result 10, definitions (any design): p_{jl|i} = E[I_j I_l | I_i = 1] = p_ijl/p_i",
+           cond_mean(lambda b, c: b * c, 1), PJL_GIVEN_IN, "E[I_j I_l | I_i = 1] from the definition.")
+_law_claim("htm.r10.pjl_given_out",
+           "Result 10, definitions (any design): p_{jl|-i} = E[I_j I_l | I_i = 0] = (p_jl - p_ijl)/(1 - p_i)",
+           cond_mean(lambda b, c: b * c, 0), PJL_GIVEN_OUT, "E[I_j I_l | I_i = 0] from the definition.")
+
+
+def _cov_definition(given: int) -> sp.Expr:
+    """Cov[I_j, I_l | I_i = given] = E[(I_j - E[I_j|.])(I_l - E[I_l|.]) | I_i = given], from the definition."""
+    mj, ml = cond_mean(lambda b, c: b, given), cond_mean(lambda b, c: c, given)
+    return cond_mean(lambda b, c: (b - mj) * (c - ml), given)
+
+
+_law_claim("htm.r10.cov_given_in",
+           "Proof of Result 10 (any design): Cov[I_j, I_l | I_i = 1] = p_{jl|i} - p_{j|i} p_{l|i}",
+           _cov_definition(1), PJL_GIVEN_IN - PJ_GIVEN_IN * PL_GIVEN_IN,
+           "The covariance of the proof's variance line, with the printed p_{.|i}.")
+_law_claim("htm.r10.cov_given_out",
+           "Proof of Result 10 (any design): Cov[I_j, I_l | I_i = 0] = p_{jl|-i} - p_{j|-i} p_{l|-i}",
+           _cov_definition(0), PJL_GIVEN_OUT - PJ_GIVEN_OUT * PL_GIVEN_OUT,
+           "The covariance of the proof's variance line, with the printed p_{.|-i}.")
+
+# -- the four moments, for a design on N = M + 1 units ------------------------------------------------------
+M = sp.Symbol("M", integer=True, positive=True)                 # the units other than i, numbered 1..M
+j, l = sp.symbols("j l", integer=True, positive=True)
+x = sp.IndexedBase("x", real=True)                               # x_j
+p = sp.IndexedBase("p", positive=True)                           # p_j, and p_jl = p[j, l]
+p_with_i = sp.IndexedBase("p^{(i)}", positive=True)             # p_ij = p_with_i[j], p_ijl = p_with_i[j, l]
+x_i = sp.Symbol("x_i", real=True)
+p_i = sp.Symbol("p_i", positive=True)
+MOMENT_CONDITIONS = (sp.Lt(p_i, 1),)
+
+
+def _sum(expr, k) -> sp.Sum:
+    return sp.Sum(expr, (k, 1, M))
+
+
+def weight(k) -> sp.Expr:
+    """x_k/p_k, the Horvitz-Thompson weight of unit k (k = None for unit i)."""
+    return x_i / p_i if k is None else x[k] / p[k]
+
+
+def joint_with_event(units, inside: bool) -> sp.Expr:
+    """P(every unit of ``units`` in S, and A), A = {i in S} (inside) or {i not in S}; None stands for unit i.
+
+    P(B, i in S) is the inclusion probability of B + {i}; P(B, i not in S) = P(B) - P(B, i in S)."""
+    others = [k for k in units if k is not None]
+    with_i = p_i if not others else p_with_i[others[0]] if len(others) == 1 else p_with_i[others[0], others[1]]
+    if inside:
+        return with_i
+    if None in units:                       # B contains i: P(B) = P(B + {i})
+        return with_i - with_i
+    alone = p[others[0]] if len(others) == 1 else p[others[0], others[1]]
+    return alone - with_i
+
+
+def event_mass(inside: bool) -> sp.Expr:
+    return p_i if inside else 1 - p_i
+
+
+def conditional_mean(inside: bool, k) -> sp.Expr:
+    """E[t(x, S) | A] = E[t 1_A]/P(A), t = sum_{a in U} x_a I_a/p_a, by linearity (dummy index k)."""
+    total = weight(None) * joint_with_event((None,), inside) + _sum(weight(k) * joint_with_event((k,), inside), k)
+    return total / event_mass(inside)
+
+
+def conditional_second_moment(inside: bool) -> sp.Expr:
+    """E[t(x, S)^2 | A] = sum_{a, b in U} (x_a/p_a)(x_b/p_b) P({a, b} in S, A)/P(A), by linearity; the pairs
+    (i, i), (i, l), (j, i), (j, l) written out."""
+    pairs = (weight(None) ** 2 * joint_with_event((None, None), inside)
+             + weight(None) * _sum(weight(l) * joint_with_event((None, l), inside), l)
+             + _sum(weight(j) * joint_with_event((j, None), inside), j) * weight(None)
+             + _sum(_sum(weight(j) * weight(l) * joint_with_event((j, l), inside), l), j))
+    return pairs / event_mass(inside)
+
+
+def conditional_variance(inside: bool) -> sp.Expr:
+    """Var[t | A] = E[t^2 | A] - E[t | A] E[t | A] (the two factors written with the dummies j and l)."""
+    return conditional_second_moment(inside) - conditional_mean(inside, j) * conditional_mean(inside, l)
+
+
+# the printed closed forms
+def p_given_i(k) -> sp.Expr:
+    return p_with_i[k] / p_i
+
+
+def p_given_not_i(k) -> sp.Expr:
+    return (p[k] - p_with_i[k]) / (1 - p_i)
+
+
+def p_pair_given_i(a, b) -> sp.Expr:
+    return p_with_i[a, b] / p_i
+
+
+def p_pair_given_not_i(a, b) -> sp.Expr:
+    return (p[a, b] - p_with_i[a, b]) / (1 - p_i)
+
+
+def t_minus_i(inside: bool) -> sp.Expr:
+    """t_{-i|i}(x) = sum_{j != i} x_j p_{j|i}/p_j, or t_{-i|-i}(x) with p_{j|-i}."""
+    cond = p_given_i if inside else p_given_not_i
+    return _sum(x[j] * cond(j) / p[j], j)
+
+
+def sigma2_minus_i(inside: bool) -> sp.Expr:
+    """sigma^2_{-i|i}(x) = sum_{j, l != i} x_j x_l/(p_j p_l) (p_{jl|i} - p_{j|i} p_{l|i}), or the -i version."""
+    single, pair = (p_given_i, p_pair_given_i) if inside else (p_given_not_i, p_pair_given_not_i)
+    return _sum(_sum(x[j] * x[l] / (p[j] * p[l]) * (pair(j, l) - single(j) * single(l)), l), j)
+
+
+def prove_moment(claim: Claim) -> Proof:
+    return all_of(cite(LINEARITY, "the left side is the conditional moment of t(x, S) = sum_{a in U} x_a I_a/p_a "
+                                  "given A (i in S, or i not in S), E[. | A] = E[. 1_A]/P(A), with E[I_a 1_A] = "
+                                  "P(a in S, A) and E[I_a I_b 1_A] = P({a, b} in S, A) for the finitely many units "
+                                  "of U (I_i^2 = I_i, I_i (1 - I_i) = 0)"),
+                  conclude(claim))
+
+
+_MOMENTS = (
+    ("mean_in", "E[t(X,S) | i in S, X = x] = t_{-i|i}(x) + x_i/p_i", conditional_mean(True, j),
+     t_minus_i(True) + x_i / p_i,
+     "The proof's remark 'car p_ii = 1' is read as p_{i|i} = 1 (reading htm.r10.car_p_ii)."),
+    ("var_in", "Var[t(X,S) | i in S, X = x] = sigma^2_{-i|i}(x)", conditional_variance(True), sigma2_minus_i(True),
+     "The OCR of the statement shows '= 0'; the proof's last line gives sigma^2_{-i|i}(x) (reading "
+     "htm.r10.statement). The double sum includes j = l, where p^{(i)}_{jj} = p_ij."),
+    ("mean_out", "E[t(X,S) | i not in S, X = x] = t_{-i|-i}(x)", conditional_mean(False, j), t_minus_i(False), ""),
+    ("var_out", "Var[t(X,S) | i not in S, X = x] = sigma^2_{-i|-i}(x)", conditional_variance(False),
+     sigma2_minus_i(False), "The double sum includes j = l, where p_jj = p_j and p^{(i)}_{jj} = p_ij."),
+)
+for _id, _what, _lhs, _rhs, _note in _MOMENTS:
     register(Claim(
-        id=f"htm.r10.{_ids[_k]}", title=f"Result 10: {WHAT[_k]} in closed form", source=R10, kind="identity",
-        lhs=_syms[_k], rhs=_rhs[_k], proof=(lambda k=_k: _prove(k)), enumeration=(lambda k=_k: _enum(k)),
-        note=_notes[_k], budget=120.0))
+        id=f"htm.r10.{_id}", title=f"Result 10 (any design on N = M + 1 >= 2 units, 0 < p_i < 1): {_what}",
+        source=R10, kind="identity", lhs=_lhs, rhs=_rhs, conditions=MOMENT_CONDITIONS, proof=prove_moment,
+        note=("Units other than i numbered 1..M, M symbolic; p_j = p[j], p_jl = p[j, l], p_ij = p^{(i)}[j], "
+              "p_ijl = p^{(i)}[j, l]. " + _note).strip(),
+        budget=120.0))
+
+# -- the remark: the -i quantities do not depend on x_i -----------------------------------------------------
+N = sp.Symbol("N", integer=True, positive=True)
+i = sp.Symbol("i", integer=True, positive=True)
+_not_i = lambda k: 1 - sp.KroneckerDelta(i, k)                  # noqa: E731  1{k != i}
+_p2 = sp.IndexedBase("p", positive=True)                          # p[i, j] = p_ij, p[i, j, l] = p_ijl on U = 1..N
 
 
-def _prove_free_of_xi() -> Proof:
-    samples, probs = generic_design(4)
-    x = sp.symbols("x_1:5", real=True)
-    forms = conditional_forms(probs, x, 0, 4)
-    parts = (forms[0] - x[0] / joint(probs, (0,)), forms[1], forms[2], forms[3])
-    return all_of(*(zero(sp.diff(e, x[0]), f"d/dx_i of {name}") for e, name in
-                    zip(parts, ("t_{-i|i}", "sigma^2_{-i|i}", "t_{-i|-i}", "sigma^2_{-i|-i}"))))
+def _over_units(expr, k) -> sp.Sum:
+    return sp.Sum(_not_i(k) * expr, (k, 1, N))
 
 
+def _given(k, inside):
+    return _p2[i, k] / _p2[i] if inside else (_p2[k] - _p2[i, k]) / (1 - _p2[i])
+
+
+def _pair_given(a, b, inside):
+    return _p2[i, a, b] / _p2[i] if inside else (_p2[a, b] - _p2[i, a, b]) / (1 - _p2[i])
+
+
+def _t_over_units(inside):
+    return _over_units(x[j] * _given(j, inside) / _p2[j], j)
+
+
+def _sigma2_over_units(inside):
+    return _over_units(_over_units(x[j] * x[l] / (_p2[j] * _p2[l]) * (_pair_given(j, l, inside)
+                                                                        - _given(j, inside) * _given(l, inside)), l), j)
+
+
+_w = sp.symbols("w_1:5", real=True)
+_COMBINATION = (_w[0] * _t_over_units(True) + _w[1] * _t_over_units(False)
+                + _w[2] * _sigma2_over_units(True) + _w[3] * _sigma2_over_units(False))
 register(Claim(
     id="htm.r10.free_of_x_i",
-    title="Result 10's remark: t_{-i|i}, t_{-i|-i}, sigma^2_{-i|i}, sigma^2_{-i|-i} do not depend on x_i",
-    source=R10, kind="identity", lhs=sp.Derivative(sp.Symbol(r"t_{-i|i}(x)"), x_i), rhs=0,
-    proof=_prove_free_of_xi, note="Every design on 4 units, unit 1; the other three quantities likewise."))
+    title="Result 10's remark: t_{-i|i}, t_{-i|-i}, sigma^2_{-i|i}, sigma^2_{-i|-i} do not depend on x_i "
+          "(d/dx_i of w_1 t_{-i|i} + w_2 t_{-i|-i} + w_3 sigma^2_{-i|i} + w_4 sigma^2_{-i|-i} = 0 for all w)",
+    source=R10, kind="identity", lhs=sp.diff(_COMBINATION, x[i]), rhs=0, proof=conclude,
+    note="The sums run over the units 1..N with the factor 1{j != i} (j in U \\ {i}, reading htm.r10.index_sets); "
+         "the derivative in x_i of each summand carries 1{j = i} 1{j != i} = 0. Arbitrary weights w_k make the one "
+         "identity say that each of the four derivatives vanishes."))

@@ -1,10 +1,10 @@
-"""Simple random sampling on binary data: Results 8 and 9 of the HT-mechanism paper.
+"""Simple random sampling on binary data: Results 8 and 9 of the HT-mechanism paper (b = 0).
 
 Source: ``000_3f4b38deb4c4e7bd.txt``, Section 2.3 ("Cas particulier: données binaires et sondage
-aléatoire simple"), Results 8 and 9 and their proofs.
+aléatoire simple"), Results 8 and 9 and the proof of Result 8.
 
 Setting.  SRS of n among N, x in {0,1}^N with total t(x) in [m_t, M_t]; the HT estimate is
-(N/n) y with y the number of ones in the sample, so (b = 0)
+(N/n) y with y the number of ones in the sample, so for b = 0 (no Laplace noise)
 
     f_t(y) = C(t, y) C(N - t, n - y) / C(N, n),   y in [max(0, n + t - N), min(n, t)],
 
@@ -13,9 +13,13 @@ maximum over neighbouring totals (|t - t'| = 1, both in [m_t, M_t]) of sum_y (f_
 Result 9: eps_{Z_0}(0) = +oo iff min(m_t, N - M_t) < n, else
 ln max{(N - M_t + 1)/(N - M_t + 1 - n), (m_t + 1)/(m_t + 1 - n)}.
 
-The support condition in the proof of Result 8 is printed with max where min is needed
-(erratum).  Everything is checked against brute force over every sample and every pair of
-neighbouring binary vectors for small N, exactly.
+Result 8 is titled for the mechanism Z_b but states only b = 0 (a finding); every claim here is
+about b = 0.  What is proved for all N: the pmf ratio f_t/f_{t+1} on the common support, its
+monotonicity in y, the support condition (printed with max where min is needed: an erratum) and
+the two kernel bounds of Result 9.  What rests on an argument: the reduction of eps_{Z_0}(0) to the
+likelihood ratios of neighbouring totals (definition of eps(0) for b = 0 and the density).  What is
+checked on a finite scope: the density and Result 8 against every sample and every neighbouring
+pair of binary vectors for small N.
 """
 from __future__ import annotations
 
@@ -25,8 +29,10 @@ from math import comb
 
 import sympy as sp
 
-from ..engine.core import Claim, Enumeration, Proof, Source, all_of, erratum, register, zero
+from ..engine.core import (Claim, Enumeration, Proof, Source, all_of, argue, erratum, finding, mechanical,
+                           reading, register, zero)
 from ..engine.formulas import formula
+from ..engine.proofs import Parametrization, conclude, has_sign
 
 DOC = "000_3f4b38deb4c4e7bd.txt"
 R8 = Source(DOC, "Section 2.3, Result 8 and its proof")
@@ -34,7 +40,6 @@ R9 = Source(DOC, "Section 2.3, Result 9")
 
 N, n, t, y = sp.symbols("N n t y", integer=True, nonnegative=True)
 m_t, M_t = sp.symbols("m_t M_t", integer=True, nonnegative=True)
-eps = sp.Symbol("epsilon", nonnegative=True)
 
 SMALL = [(NN, nn) for NN in range(2, 8) for nn in range(1, NN)]
 
@@ -66,40 +71,132 @@ def _binary_pairs(NN: int, lo: int, hi: int):
                     yield x, xp
 
 
-def _fail(count, why, **where) -> Enumeration:
-    return Enumeration(False, count, why, {k: str(v) for k, v in where.items()})
+def _fail(count, why, scope, **where) -> Enumeration:
+    return Enumeration(False, count, why, {k: str(v) for k, v in where.items()}, scope=scope)
+
+
+# -- readings and findings of Section 2.3 ------------------------------------------------------------
+finding(
+    "htm.r8.title_wider_than_result", R8,
+    "Result 8 is titled 'Expression de delta_{Z,X}(eps)' (printed 'dz, x(€)'), i.e. for the noisy estimate Z_b "
+    "with any b >= 0, but its statement opens with 'If b = 0, alors ...' and gives no expression for b > 0. The "
+    "proof ends with a garbled display (sums over samples of p(s) exp(...) with t(x, s) in the exponents, printed "
+    "'LN St P(s) exp ((22) 4 32,y o pls) exp (122)') that is not completed into a statement. Every claim of this "
+    "module is the b = 0 case, and the titles say so.",
+    claims=("htm.r8.density", "htm.r8.delta0", "htm.r8.pmf_ratio", "htm.r8.support_condition"))
+finding(
+    "htm.r9.no_printed_proof", R9,
+    "Result 9 is printed without a proof. The proof given here combines the pmf ratio of the proof of Result 8 "
+    "with two kernel bounds (htm.r9.bound_ratio_up, htm.r9.bound_ratio_down), proved for all N, and the support "
+    "condition (htm.r8.support_condition).",
+    claims=("htm.r9.epsilon0", "htm.r9.epsilon0_infinite"))
+reading(
+    "htm.r8.support_line", R8,
+    printed="If ! = t, + 1, then [max{0,n + ¢, — N}, min{n,t,}] = [max{0,n +t, — N + 1}, min{n, t, + 1}] © "
+            "max{(N — 1) — t,,t,} > n. Si max{(N — 1) —t,,t,} > n, then for z € Hl n]]",
+    reading="If t_{x'} = t_x + 1, then [max{0, n + t_x - N}, min{n, t_x}] = [max{0, n + t_x - N + 1}, "
+            "min{n, t_x + 1}] <=> max{(N - 1) - t_x, t_x} >= n. Si max{(N - 1) - t_x, t_x} >= n, then for "
+            "z in [[0, n]]",
+    why="'t,' is t_x and '!' is t_{x'} as in the line before ('[max{0, n+t,—N}, min{n, t,}]' is the support of "
+        "the total t_x); '©' stands between two statements and is read as the equivalence sign; '> n' is read as "
+        ">= n, the sign that the OCR prints as '>' throughout (the stated range '0 < m_t < M_t < N' is "
+        "0 <= m_t < M_t <= N); 'Hl n]]' is the integer interval [[0, n]] (the range of the ratio that follows). "
+        "The glyphs 'max' are kept: the OCR renders min and max correctly everywhere else in the document, in this "
+        "very line ('[max{0, ...}, min{n, t,}]') and in Result 9 ('min{m;, N — M;}'), and prints 'max' twice here.",
+    alternatives="'> n' read as a strict inequality: the printed condition max{N-1-t, t} > n is refuted by the same "
+                 "counterexample (N = 5, n = 2, t = 0: max = 4 > 2, supports differ), and the corrected one would "
+                 "be min{N-1-t, t} >= n (with > it fails at N = 5, n = 2, t = 2, where both supports are {0, 1, 2}). "
+                 "Reading 'max' as a garble of 'min' is not supported by the OCR (see why), so the printed condition "
+                 "is registered as an erratum.",
+    claims=("htm.r8.support_condition.printed", "htm.r8.support_condition", "htm.r8.pmf_ratio"))
+reading(
+    "htm.r8.pmf_ratio_lhs", R8,
+    printed="( )(N t/) = Ut D) (N—to—n+t2)   [the fraction above: (W)t 1-2)(N—ta)]",
+    reading="f_{t_x}(z)/f_{t_x + 1}(z) = (t_x + 1 - z)(N - t_x) / ((t_x + 1)(N - t_x - n + z))",
+    why="The right-hand fraction is legible ('t 1-2' = t_x + 1 - z over '(t + 1)(N - t - n + z)'); the left side is "
+        "a ratio of two products of binomials of which only '(N t/)' (C(N - t', .)) survives. The ratio f_t/f_{t+1} "
+        "is the one under which the printed fraction holds (htm.r8.pmf_ratio proves it for all N); its inverse is "
+        "f_{t+1}/f_t.",
+    alternatives="f_{t+1}/f_t: the printed fraction would then be wrong; the neighbouring text (the support "
+                 "condition for t' = t + 1) fixes the order t, t + 1.",
+    claims=("htm.r8.pmf_ratio",))
+reading(
+    "htm.r9.finite_case", R9,
+    printed="N-—M:+1 me+1 -  In <max { NeM i e }) otherwise",
+    reading="ln max{(N - M_t + 1)/(N - M_t + 1 - n), (m_t + 1)/(m_t + 1 - n)}",
+    why="The numerators N - M_t + 1 and m_t + 1 are legible, the denominators are not ('NeM i', 'e'). The pmf ratio "
+        "of the proof of Result 8 gives exactly these values at its two extreme points, f_t/f_{t+1} at (t, y) = "
+        "(M_t - 1, 0) and f_{t+1}/f_t at (t, y) = (m_t, n), and exact enumeration of eps_{Z_0}(0) for N <= 14 "
+        "agrees with this reading in every case.",
+    alternatives="Denominators N - M_t - n or m_t - n (dropping the + 1) are refuted by the same enumeration "
+                 "(e.g. N = 4, n = 1, m_t = 1, M_t = 2: eps(0) = ln 2 = ln((m_t+1)/(m_t+1-n)), while "
+                 "(m_t+1)/(m_t-n) is undefined).",
+    claims=("htm.r9.epsilon0",))
 
 
 # -- the density --------------------------------------------------------------------------------------
-def _density_enum() -> Enumeration:
+DENSITY_SCOPE = "every x in {0,1}^N and every sample of size n, 2 <= N <= 7, 1 <= n < N"
+
+
+def _density_enum(claim: Claim) -> Enumeration:
+    """The law of the number of sampled ones, every sample enumerated, against the claim's right side evaluated
+    exactly at (N, n, t, y)."""
+    stated: dict = {}
+
+    def rhs_at(NN, nn, tt, k):
+        if (NN, nn, tt, k) not in stated:
+            stated[NN, nn, tt, k] = claim.rhs.subs({N: NN, n: nn, t: tt, y: k})
+        return stated[NN, nn, tt, k]
+
     count = 0
     for NN, nn in SMALL:
         for x in itertools.product((0, 1), repeat=NN):
             count += 1
             law = brute_law(NN, nn, x)
             tt = sum(x)
-            if any(law.get(k, 0) != hyper(NN, nn, tt, k) for k in range(nn + 1)):
-                return _fail(count, "the sample law is not hypergeometric", N=NN, n=nn, x=x)
-    return Enumeration(True, count, "every x in {0,1}^N and every sample, 2 <= N <= 7, 1 <= n < N")
+            support = range(max(0, nn + tt - NN), min(nn, tt) + 1)
+            if any(law.get(k, 0) != rhs_at(NN, nn, tt, k) for k in support) or sum(law.values()) != 1:
+                return _fail(count, "the sample law differs from the stated density", DENSITY_SCOPE, N=NN, n=nn, x=x)
+    return Enumeration(True, count, "the law of the number of sampled ones, every sample enumerated, equals the "
+                                    "stated C(t,y)C(N-t,n-y)/C(N,n) exactly on the support", scope=DENSITY_SCOPE)
 
 
 F_T = sp.binomial(t, y) * sp.binomial(N - t, n - y) / sp.binomial(N, n)
 register(Claim(
-    id="htm.r8.density", title="Result 8: f_{Z_0|X=x}(N y/n) = C(t,y) C(N-t,n-y)/C(N,n), t = t(x)",
+    id="htm.r8.density",
+    title="Result 8 (b = 0): f_{Z_0|X=x}(N y/n) = C(t,y) C(N-t,n-y)/C(N,n), t = t(x), under SRS of n among N",
     source=R8, kind="identity", lhs=sp.Symbol(r"P\big(\textstyle\sum_{i\in S} x_i = y\big)"), rhs=F_T,
     enumeration=_density_enum,
-    note="Depends on x only through t(x); support y in [max(0, n + t - N), min(n, t)]."))
+    note="Depends on x only through t(x); support y in [max(0, n + t - N), min(n, t)]. For general N this is the "
+         "hypergeometric law (Feller, vol. I, II.6); the check here is the exact law over every sample for N <= 7."))
 
 # -- the pmf ratio and its monotonicity --------------------------------------------------------------
 RATIO = (t + 1 - y) * (N - t) / ((t + 1) * (N - t - n + y))
 _ratio_def = F_T / F_T.subs(t, t + 1)
+# on the common support: y <= t, y <= n, n - y <= N - t - 1 (every binomial of f_t and f_{t+1} non-zero)
+_COMMON_SUPPORT = (sp.Le(y, t), sp.Le(y, n), sp.Le(n - y, N - t - 1))
+_a, _c, _d = sp.symbols("a c d", integer=True, nonnegative=True)
+
+
+def prove_pmf_ratio(claim: Claim) -> Proof:
+    """On the common support, t = y + a, n = y + c, N = t + 1 + (n - y) + d with a, c, d >= 0: the ratio of
+    binomials is a ratio of factorials, which SymPy reduces exactly."""
+    on_support = Parametrization(
+        forward={y: y, t: y + _a, n: y + _c, N: y + _a + 1 + _c + _d},
+        inverse={_a: t - y, _c: n - y, _d: N - t - 1 - n + y})
+    return conclude(claim, param=on_support)
+
+
 register(Claim(
     id="htm.r8.pmf_ratio",
-    title="Proof of Result 8: f_t(y)/f_{t+1}(y) = (t + 1 - y)(N - t)/((t + 1)(N - t - n + y)) on the common support",
-    source=R8, kind="identity", lhs=_ratio_def, rhs=RATIO,
-    proof=lambda: zero(sp.combsimp(_ratio_def) - RATIO, "combsimp of the ratio of binomials"),
-    note="The source prints this fraction; its left side is OCR-damaged and is read as f_t/f_{t+1}, the reading "
-         "under which the printed fraction is correct (its inverse is f_{t+1}/f_t)."))
+    title="Proof of Result 8 (b = 0): f_t(y)/f_{t+1}(y) = (t + 1 - y)(N - t)/((t + 1)(N - t - n + y)) for every y "
+          "in the common support of f_t and f_{t+1}, for all N",
+    source=R8, kind="identity", lhs=_ratio_def, rhs=RATIO, conditions=_COMMON_SUPPORT,
+    proof=prove_pmf_ratio, budget=120.0,
+    note="The source prints this fraction; its left side is OCR-damaged and is read as f_t/f_{t+1} (reading "
+         "htm.r8.pmf_ratio_lhs). The conditions say that y is in the support of both laws."))
+
+
 def _ratio_point(rng):
     NN = rng.randint(20, 10**6)
     nn = rng.randint(1, NN // 3)
@@ -116,57 +213,90 @@ def _eps_point(rng):
 formula("srs_binary_pmf_ratio", RATIO, (y, t, N, n), ("htm.r8.pmf_ratio",), R8,
         "f_t(y)/f_{t+1}(y) for simple random sampling on binary data (hypergeometric laws).", sample=_ratio_point)
 
-_yr = sp.Symbol("y", positive=True)      # a real y inside the common support: t + 1 - y > 0, N - t - n + y > 0
-_a, _c = sp.symbols("a c", positive=True)  # a = t + 1 - y, c = N - t - n + y
 _dlog = sp.diff(sp.log(RATIO), y)
+_A, _C = sp.symbols("A C", positive=True)    # A = t + 1 - y, C = N - t - n + y
+
+
+def prove_ratio_decreasing(claim: Claim) -> Proof:
+    """With A = t + 1 - y > 0 and C = N - t - n + y > 0 (the conditions), d/dy ln ratio = -1/A - 1/C."""
+    inside = Parametrization(forward={y: y, n: n, t: _A + y - 1, N: _C + _A + n - 1},
+                             inverse={_A: t + 1 - y, _C: N - t - n + y})
+    return all_of(zero(inside.apply(claim.lhs) - (-1 / _A - 1 / _C), "d/dy ln ratio = -1/A - 1/C"),
+                  conclude(claim, param=inside))
+
+
 register(Claim(
     id="htm.r8.ratio_decreasing",
-    title="f_t(y)/f_{t+1}(y) is decreasing in y: d/dy ln ratio = -1/(t+1-y) - 1/(N-t-n+y) < 0",
+    title="Proof of Result 8 (b = 0): f_t(y)/f_{t+1}(y) is decreasing in y: d/dy ln ratio = -1/(t+1-y) - "
+          "1/(N-t-n+y) < 0",
     source=R8, kind="sign", lhs=_dlog, relation="<",
     conditions=(sp.Gt(t + 1 - y, 0), sp.Gt(N - t - n + y, 0)),
-    proof=lambda: (lambda e: all_of(zero(sp.together(_dlog - e.subs({_a: t + 1 - y, _c: N - t - n + y})),
-                                         "d/dy ln ratio = -1/a - 1/c"),
-                                    Proof(bool(e.is_negative), ("a, c > 0 on the common support, so the sum is < 0",))))(
-        -1 / _a - 1 / _c),
+    proof=prove_ratio_decreasing,
     note="So max_y f_t/f_{t+1} is at the smallest common y and max_y f_{t+1}/f_t at the largest."))
 
 # -- the support condition (printed with max) ---------------------------------------------------------
 _lo = lambda tt: sp.Max(0, n + tt - N)  # noqa: E731
 _hi = lambda tt: sp.Min(n, tt)          # noqa: E731
 SAME_SUPPORT = sp.Piecewise((1, sp.And(sp.Eq(_lo(t), _lo(t + 1)), sp.Eq(_hi(t), _hi(t + 1)))), (0, True))
+# the paper's setting: n in {1..N}, t and t' = t + 1 in [0, N]
+SRS_SETTING = (sp.Ge(n, 1), sp.Le(n, N), sp.Le(t, N - 1))
+_u, _v, _w = sp.symbols("u v w", integer=True, nonnegative=True)
 
 
-def _support_enum() -> Enumeration:
-    count = 0
-    for NN in range(2, 16):
-        for nn in range(1, NN):
-            for tt in range(0, NN):
-                count += 1
-                same = ({k for k in range(nn + 1) if hyper(NN, nn, tt, k)}
-                        == {k for k in range(nn + 1) if hyper(NN, nn, tt + 1, k)})
-                if same != (min(tt, NN - 1 - tt) >= nn):
-                    return _fail(count, "support equality does not match min(t, N-1-t) >= n", N=NN, n=nn, t=tt)
-    return Enumeration(True, count, "supports of the exact laws, 2 <= N <= 15, 1 <= n < N, 0 <= t < N")
+def support_cases(claim: Claim) -> Proof:
+    """The claim on all integers, in four cases that cover them.
+
+    With A = t - n (the upper ends min(n, t), min(n, t+1) agree iff A >= 0) and B = N - 1 - t - n (the lower
+    ends max(0, n+t-N), max(0, n+t+1-N) agree iff B >= 0): A <= B with A >= 0 or A <= -1, and A >= B + 1 with
+    B >= 0 or B <= -1.  In each case a parametrization by non-negative integers u, v, w fixes every max and min,
+    and the claim's own relation is concluded."""
+    A, B = t - n, N - 1 - t - n
+    gap = sp.Intersection(sp.S.Integers, sp.Interval.open(-1, 0))
+    integers = all(e.is_integer for e in (A, B, B - A))
+    cover = mechanical(gap is sp.S.EmptySet and integers,
+                       "A = t - n, B = N - 1 - t - n and B - A are integers and no integer lies strictly between -1 "
+                       "and 0, so (B - A >= 0 or B - A <= -1), (A >= 0 or A <= -1), (B >= 0 or B <= -1): the four "
+                       "cases below cover every (N, n, t)")
+    cases = (
+        ((sp.Ge(B - A, 0), sp.Ge(A, 0)),                 # t = n + u, B = A + w
+         {t: n + _u, N: 2 * n + 1 + 2 * _u + _w, n: n}, {_u: A, _w: B - A}),
+        ((sp.Ge(B - A, 0), sp.Le(A, -1)),                # t = n - 1 - u, B = A + w
+         {t: n - 1 - _u, N: 2 * n - 1 - 2 * _u + _w, n: n}, {_u: -1 - A, _w: B - A}),
+        ((sp.Le(B - A, -1), sp.Ge(B, 0)),                # B = v, A = B + 1 + w
+         {t: n + _v + 1 + _w, N: 2 * n + 2 + 2 * _v + _w, n: n}, {_v: B, _w: A - B - 1}),
+        ((sp.Le(B - A, -1), sp.Le(B, -1)),               # B = -1 - v, A = B + 1 + w
+         {t: n + _w - _v, N: 2 * n + _w - 2 * _v, n: n}, {_v: -1 - B, _w: A - B - 1}),
+    )
+    return all_of(cover, *(conclude(claim, param=Parametrization(fw, inv), extra_conditions=extra)
+                           for extra, fw, inv in cases))
 
 
 SUPPORT = Claim(
     id="htm.r8.support_condition",
-    title="Proof of Result 8 (corrected): supp f_t = supp f_{t+1} iff min(t, N - 1 - t) >= n",
+    title="Proof of Result 8 (corrected, b = 0): supp f_t = supp f_{t+1} iff min(t, N - 1 - t) >= n, for all N",
     source=R8, kind="identity", lhs=SAME_SUPPORT,
-    rhs=sp.Piecewise((1, sp.Ge(sp.Min(t, N - 1 - t), n)), (0, True)), enumeration=_support_enum,
+    rhs=sp.Piecewise((1, sp.Ge(sp.Min(t, N - 1 - t), n)), (0, True)), conditions=SRS_SETTING,
+    proof=support_cases,
     note="lhs is 1 when [max(0, n+t-N), min(n, t)] = [max(0, n+t+1-N), min(n, t+1)]: the upper ends agree iff "
-         "t >= n, the lower ends iff N - 1 - t >= n; both are needed.")
+         "t >= n, the lower ends iff N - 1 - t >= n; both are needed. Proved for every integer N, n, t by a case "
+         "split that fixes each max and min.")
 erratum("htm.r8.support_condition",
         printed=Claim(id="htm.r8.support_condition.printed",
-                      title="Proof of Result 8 as printed: supp f_t = supp f_{t+1} iff max(N - 1 - t, t) >= n",
+                      title="Proof of Result 8 as printed (b = 0): supp f_t = supp f_{t+1} iff max(N - 1 - t, t) >= n",
                       source=R8, kind="identity", lhs=SAME_SUPPORT,
-                      rhs=sp.Piecewise((1, sp.Ge(sp.Max(N - 1 - t, t), n)), (0, True)),
+                      rhs=sp.Piecewise((1, sp.Ge(sp.Max(N - 1 - t, t), n)), (0, True)), conditions=SRS_SETTING,
                       counterexample={N: sp.Integer(5), n: sp.Integer(2), t: sp.Integer(0)}),
         corrected=SUPPORT,
         explanation="The two ends of the support must both agree, which needs t >= n and N - 1 - t >= n, i.e. the "
-                    "minimum. With N = 5, n = 2, t = 0: max(4, 0) = 4 >= 2, yet supp f_0 = {0} and "
-                    "supp f_1 = {0, 1} (the sample can contain the single one). Result 9's condition min(m_t, "
-                    "N - M_t) < n is the corrected one.")
+                    "minimum. With N = 5, n = 2, t = 0 (inside the paper's setting 1 <= n <= N, t + 1 <= N): "
+                    "max(4, 0) = 4 >= 2, yet supp f_0 = {0} and supp f_1 = {0, 1} (the sample can contain the "
+                    "single one). The OCR prints 'max' twice in this line while rendering the neighbouring max and "
+                    "min correctly, so this is the printed text, not a garble (reading htm.r8.support_line). It is a "
+                    "slip of the printed equivalence, not of the results: the very next clause uses the full range "
+                    "z in [[0, n]] as the common support, which is right only under the minimum, and Result 9's "
+                    "condition min(m_t, N - M_t) < n is the corrected one. The refutation holds under both readings "
+                    "of '>' (>= or >).",
+        readings=("htm.r8.support_line",))
 
 
 # -- Result 8: delta_{Z_0}(eps) -----------------------------------------------------------------------
@@ -182,7 +312,11 @@ def delta0_by_totals(NN: int, nn: int, lo: int, hi: int, c: Fraction) -> Fractio
     return best
 
 
-def _delta_enum() -> Enumeration:
+DELTA_SCOPE = "every neighbouring pair of binary vectors and every sample, 2 <= N <= 6, 0 <= m_t < M_t <= N, " \
+              "e^eps in {1, 3/2}"
+
+
+def _delta_enum(claim: Claim) -> Enumeration:
     count = 0
     for NN, nn in SMALL[:15]:                     # N <= 6
         for lo in range(0, NN):
@@ -194,30 +328,80 @@ def _delta_enum() -> Enumeration:
                         f, g = brute_law(NN, nn, x), brute_law(NN, nn, xp)
                         brute = max(brute, sum((max(f[k] - c * g.get(k, 0), Fraction(0)) for k in f), Fraction(0)))
                     if brute != delta0_by_totals(NN, nn, lo, hi, c):
-                        return _fail(count, "Result 8 differs from the brute force", N=NN, n=nn, m_t=lo, M_t=hi, c=c)
-    return Enumeration(True, count, "every neighbouring pair of binary vectors and every sample, 2 <= N <= 6, "
-                                    "0 <= m_t < M_t <= N, e^eps in {1, 3/2}")
+                        return _fail(count, "Result 8 differs from the brute force", DELTA_SCOPE,
+                                     N=NN, n=nn, m_t=lo, M_t=hi, c=c)
+    return Enumeration(True, count, "delta by brute force over the neighbouring pairs equals Result 8's maximum over "
+                                    "neighbouring totals, exactly", scope=DELTA_SCOPE)
 
 
 register(Claim(
     id="htm.r8.delta0",
-    title="Result 8: delta_{Z_0,X}(eps) = max_{|t-t'|=1, t,t' in [m_t,M_t]} sum_y (C(t,y)C(N-t,n-y) - e^eps "
+    title="Result 8 (b = 0): delta_{Z_0,X}(eps) = max_{|t-t'|=1, t,t' in [m_t,M_t]} sum_y (C(t,y)C(N-t,n-y) - e^eps "
           "C(t',y)C(N-t',n-y))_+ / C(N,n)",
     source=R8, kind="identity", lhs=sp.Symbol(r"\delta_{Z_0,X}(\varepsilon)"),
     rhs=sp.Symbol(r"\max_{(t,t')}\sum_y \big(f_t(y) - e^{\varepsilon} f_{t'}(y)\big)_+"),
-    enumeration=_delta_enum))
+    enumeration=_delta_enum, budget=120.0,
+    note="Only the case b = 0 is stated in the source (finding htm.r8.title_wider_than_result)."))
 
 
 # -- Result 9 -----------------------------------------------------------------------------------------
-EXP_EPS0 = sp.Max((N - M_t + 1) / (N - M_t + 1 - n), (m_t + 1) / (m_t + 1 - n))
+UP = (N - M_t + 1) / (N - M_t + 1 - n)        # f_t/f_{t+1} at (t, y) = (M_t - 1, 0)
+DOWN = (m_t + 1) / (m_t + 1 - n)              # f_{t+1}/f_t at (t, y) = (m_t, n)
+EXP_EPS0 = sp.Max(UP, DOWN)
+# t in [m_t, M_t - 1] (the pair (t, t+1) inside [m_t, M_t]), y in [0, n], and min(m_t, N - M_t) >= n
+KERNEL_RANGE = (sp.Le(y, n), sp.Le(n, m_t), sp.Le(m_t, t), sp.Le(t, M_t - 1), sp.Le(n, N - M_t))
+_ce, _e, _f, _g, _h = sp.symbols("c e f g h", integer=True, nonnegative=True)
+_nn = y + _ce
+_mm = _nn + _e
+_tt = _mm + _f
+_MM = _tt + 1 + _g
+KERNEL_PARAM = Parametrization(
+    forward={y: y, n: _nn, m_t: _mm, t: _tt, M_t: _MM, N: _MM + _nn + _h},
+    inverse={_ce: n - y, _e: m_t - n, _f: t - m_t, _g: M_t - 1 - t, _h: N - M_t - n})
 
 
-def _eps_enum() -> Enumeration:
-    count = infinite = 0
+def prove_bound_up(claim: Claim) -> Proof:
+    """On the kernel range, parametrized by non-negative integers, SymPy's factored form of UP - r_t(y) has
+    non-negative factors only.  (By hand: UP - r_t(y) = n (M_t - 1 - t)/((N - M_t + 1 - n)(N - t - n)) + y (N + 1 -
+    n)(N - t)/((N - t - n)(t + 1)(N - t - n + y)), the steps in t and in y.)"""
+    return conclude(claim, param=KERNEL_PARAM)
+
+
+def prove_bound_down(claim: Claim) -> Proof:
+    """As for the first bound.  (By hand: DOWN - 1/r_t(y) = n (t - m_t)/((m_t + 1 - n)(t + 1 - n)) + (t + 1)(n - y)
+    (N + 1 - n)/((t + 1 - n)(t + 1 - y)(N - t)).)"""
+    return conclude(claim, param=KERNEL_PARAM)
+
+
+BOUND_UP = register(Claim(
+    id="htm.r9.bound_ratio_up",
+    title="Result 9 (b = 0), kernel: r_t(y) = (t+1-y)(N-t)/((t+1)(N-t-n+y)) (= f_t(y)/f_{t+1}(y)) <= "
+          "(N - M_t + 1)/(N - M_t + 1 - n) for m_t <= t <= M_t - 1, 0 <= y <= n, when min(m_t, N - M_t) >= n",
+    source=R9, kind="inequality", lhs=RATIO, relation="<=", rhs=UP, conditions=KERNEL_RANGE,
+    proof=prove_bound_up,
+    note="The ratio is the closed form of htm.r8.pmf_ratio (valid on the common support, here all of [0, n]). "
+         "Equality at (t, y) = (M_t - 1, 0): the bound is the largest f_t/f_{t+1}."))
+BOUND_DOWN = register(Claim(
+    id="htm.r9.bound_ratio_down",
+    title="Result 9 (b = 0), kernel: 1/r_t(y) (= f_{t+1}(y)/f_t(y)) <= (m_t + 1)/(m_t + 1 - n) for "
+          "m_t <= t <= M_t - 1, 0 <= y <= n, when min(m_t, N - M_t) >= n",
+    source=R9, kind="inequality", lhs=1 / RATIO, relation="<=", rhs=DOWN, conditions=KERNEL_RANGE,
+    proof=prove_bound_down,
+    note="Equality at (t, y) = (m_t, n): the bound is the largest f_{t+1}/f_t."))
+
+
+def _eps_enum(claim: Claim, infinite: bool) -> Enumeration:
+    """eps_{Z_0}(0) from the exact laws of every neighbouring pair of totals: +oo when two supports differ, else
+    the log of the largest likelihood ratio in either direction."""
+    scope = "exact hypergeometric laws of every neighbouring pair of totals, 2 <= N <= 14, 1 <= n < N, " \
+            "0 <= m_t < M_t <= N" + (", min(m_t, N - M_t) < n" if infinite else ", min(m_t, N - M_t) >= n")
+    count = 0
     for NN in range(2, 15):
         for nn in range(1, NN):
             for lo in range(0, NN):
                 for hi in range(lo + 1, NN + 1):
+                    if (min(lo, NN - hi) < nn) != infinite:
+                        continue
                     count += 1
                     worst: Fraction | None = Fraction(1)
                     for tt in range(lo, hi):          # the pairs (t, t+1) and (t+1, t): laws depend on t only
@@ -226,47 +410,77 @@ def _eps_enum() -> Enumeration:
                             worst = None
                             break
                         worst = max(worst, max(f[k] / g[k] for k in f), max(g[k] / f[k] for k in f))
-                    claimed_inf = min(lo, NN - hi) < nn
-                    if claimed_inf != (worst is None):
-                        return _fail(count, "the infinity condition is wrong", N=NN, n=nn, m_t=lo, M_t=hi)
-                    if worst is None:
-                        infinite += 1
-                    elif worst != max(Fraction(NN - hi + 1, NN - hi + 1 - nn), Fraction(lo + 1, lo + 1 - nn)):
-                        return _fail(count, f"exp(eps(0)) is {worst}", N=NN, n=nn, m_t=lo, M_t=hi)
-    return Enumeration(True, count, f"exact laws, 2 <= N <= 14, 1 <= n < N, 0 <= m_t < M_t <= N ({infinite} infinite); "
-                                    "exp(eps) compared exactly (max ratio over all neighbouring totals)")
+                    if infinite and worst is not None:
+                        return _fail(count, "eps(0) is finite", scope, N=NN, n=nn, m_t=lo, M_t=hi)
+                    if not infinite and sp.exp(claim.rhs.subs({N: NN, n: nn, m_t: lo, M_t: hi})) != sp.Rational(
+                            worst.numerator, worst.denominator):
+                        return _fail(count, f"exp(eps(0)) is {worst}, the statement differs", scope,
+                                     N=NN, n=nn, m_t=lo, M_t=hi)
+    detail = ("some neighbouring supports differ in every case" if infinite else
+              "exp(eps(0)) (max ratio over all neighbouring totals) equals exp of the stated right side exactly")
+    return Enumeration(True, count, detail, scope=scope)
 
 
-_tr = sp.Symbol("t", positive=True)
-_nr = sp.Symbol("n", positive=True)
-_Nr = sp.Symbol("N", positive=True)
+RESULT9_SETTING = (sp.Ge(n, 1), sp.Lt(m_t, M_t), sp.Le(M_t, N))
 
 
-def _prove_r9() -> Proof:
-    up_ = (_Nr - _tr) / (_Nr - _tr - _nr)            # f_t/f_{t+1} at y = 0 (max), increasing in t
-    down = (_tr + 1) / (_tr + 1 - _nr)               # f_{t+1}/f_t at y = n (max), decreasing in t
-    s1 = zero(RATIO.subs({y: 0, t: _tr, N: _Nr, n: _nr}) - up_, "max_y f_t/f_{t+1} = ratio at y = 0 = (N-t)/(N-t-n)")
-    s2 = zero(1 / RATIO.subs({y: _nr, t: _tr, N: _Nr, n: _nr}) - down, "max_y f_{t+1}/f_t = 1/ratio at y = n = "
-                                                                      "(t+1)/(t+1-n)")
-    g = sp.Symbol("g", positive=True)                # g = N - t - n > 0, h = t + 1 - n > 0
-    h = sp.Symbol("h", positive=True)
-    d1 = sp.factor(sp.diff(up_, _tr).subs(_Nr, g + _tr + _nr))
-    d2 = sp.factor(sp.diff(down, _tr).subs(_tr, h + _nr - 1))
-    s3 = Proof(bool(d1.is_positive) and bool(d2.is_negative),
-               (f"d/dt (N-t)/(N-t-n) = {d1} > 0 and d/dt (t+1)/(t+1-n) = {d2} < 0, so the maxima over "
-                "t in [m_t, M_t - 1] are at t = M_t - 1 and t = m_t",))
-    return all_of(s1, s2, s3, Proof(True, ("with finite supports equal for every t in [m_t, M_t-1] iff "
-                                           "min(m_t, N - M_t) >= n (htm.r8.support_condition), and the ratio "
-                                           "monotone in y (htm.r8.ratio_decreasing)",)))
+def prove_epsilon0(claim: Claim) -> Proof:
+    """The kernel bounds and their attainment are mechanical; the reduction of eps(0) to the likelihood ratios of
+    neighbouring totals is an argument (the statement's left side is eps(0) itself)."""
+    ranges = [KERNEL_PARAM.apply(e) for e in (t - n, N - 1 - t - n)]
+    return all_of(
+        prove_bound_up(BOUND_UP),
+        prove_bound_down(BOUND_DOWN),
+        zero(RATIO.subs({t: M_t - 1, y: 0}) - UP, "f_t/f_{t+1} at (t, y) = (M_t - 1, 0) equals the first bound"),
+        zero(1 / RATIO.subs({t: m_t, y: n}) - DOWN, "f_{t+1}/f_t at (t, y) = (m_t, n) equals the second bound"),
+        mechanical(all(has_sign(e, "nonnegative") for e in ranges),
+                   "for m_t <= t <= M_t - 1 with min(m_t, N - M_t) >= n: t - n >= 0 and N - 1 - t - n >= 0, so "
+                   "supp f_t = supp f_{t+1} = [[0, n]] (htm.r8.support_condition) and the bounds cover every y of "
+                   "the support"),
+        argue("eps_{Z_0,X}(0) is ln of the largest likelihood ratio f_x(z)/f_{x'}(z) over neighbouring x, x' and z "
+              "in the (common) support (the least eps with delta(eps) = 0 when b = 0); by the density "
+              "(htm.r8.density) f_x depends on x only through t(x), and the neighbouring pairs of X give exactly the "
+              "ordered pairs of totals (t, t + 1) and (t + 1, t) with m_t <= t <= M_t - 1. The largest ratio is "
+              "therefore the larger of the two attained bounds, max{(N - M_t + 1)/(N - M_t + 1 - n), "
+              "(m_t + 1)/(m_t + 1 - n)}"))
 
 
 register(Claim(
     id="htm.r9.epsilon0",
-    title="Result 9: eps_{Z_0}(0) = +oo if min(m_t, N - M_t) < n, else ln max{(N-M_t+1)/(N-M_t+1-n), "
+    title="Result 9 (b = 0), finite case: if min(m_t, N - M_t) >= n, eps_{Z_0,X}(0) = ln max{(N-M_t+1)/(N-M_t+1-n), "
           "(m_t+1)/(m_t+1-n)}",
     source=R9, kind="identity", lhs=sp.Symbol(r"\varepsilon_{Z_0,X}(0)"), rhs=sp.log(EXP_EPS0),
-    conditions=(sp.Ge(sp.Min(m_t, N - M_t), n),), proof=_prove_r9, enumeration=_eps_enum,
-    note="The OCR of the finite case is damaged; this is the reconstruction its proof supports, confirmed by "
-         "exhaustive enumeration including the infinite case."))
+    conditions=RESULT9_SETTING + (sp.Ge(sp.Min(m_t, N - M_t), n),),
+    proof=prove_epsilon0, enumeration=lambda claim: _eps_enum(claim, infinite=False),
+    note="The OCR of the finite case is damaged (reading htm.r9.finite_case). The kernel inequalities "
+         "htm.r9.bound_ratio_up and htm.r9.bound_ratio_down are proved for all N; the step from eps(0) to the "
+         "likelihood ratios is argued, so the verdict is ARGUED. Exact enumeration confirms the value for N <= 14."))
 formula("srs_binary_epsilon0_finite", sp.log(EXP_EPS0), (N, n, m_t, M_t), ("htm.r9.epsilon0",), R9,
         "eps_{Z_0}(0) of SRS on binary data when min(m_t, N - M_t) >= n (else +oo).", sample=_eps_point)
+
+
+def prove_epsilon0_infinite(claim: Claim) -> Proof:
+    """If m_t < n, the supports of f_{m_t} and f_{m_t + 1} differ at their upper ends; if N - M_t < n, those of
+    f_{M_t - 1} and f_{M_t} differ at their lower ends (both computed from the support formula)."""
+    low = Parametrization(forward={m_t: n - 1 - _u, n: n, N: N}, inverse={_u: n - 1 - m_t})
+    high = Parametrization(forward={M_t: N - n + 1 + _u, n: n, N: N}, inverse={_u: M_t - 1 - N + n})
+    at_low = low.apply(SAME_SUPPORT.subs(t, m_t))
+    at_high = high.apply(SAME_SUPPORT.subs(t, M_t - 1))
+    return all_of(
+        mechanical(at_low == 0, f"m_t = n - 1 - u (m_t < n): [supp f_t = supp f_(t+1)] at t = m_t is {at_low}"),
+        mechanical(at_high == 0, f"M_t = N - n + 1 + u (N - M_t < n): [supp f_t = supp f_(t+1)] at t = M_t - 1 is "
+                                 f"{at_high}"),
+        argue("min(m_t, N - M_t) < n means m_t < n or N - M_t < n; in either case the neighbouring totals (m_t, "
+              "m_t + 1), resp. (M_t - 1, M_t), lie in [m_t, M_t] and their laws have different supports, so some z "
+              "has f_x(z) > 0 = f_{x'}(z) for a neighbouring pair (in one order or the other) and no finite eps "
+              "gives delta(eps) = 0 when b = 0: eps_{Z_0,X}(0) = +oo"))
+
+
+register(Claim(
+    id="htm.r9.epsilon0_infinite",
+    title="Result 9 (b = 0), infinite case: if min(m_t, N - M_t) < n, eps_{Z_0,X}(0) = +oo",
+    source=R9, kind="identity", lhs=sp.Symbol(r"\varepsilon_{Z_0,X}(0)"), rhs=sp.oo,
+    conditions=RESULT9_SETTING + (sp.Lt(sp.Min(m_t, N - M_t), n),),
+    proof=prove_epsilon0_infinite, enumeration=lambda claim: _eps_enum(claim, infinite=True),
+    note="The differing supports are computed from the support formula for all N; the step from differing supports "
+         "to eps(0) = +oo is argued, so the verdict is ARGUED. Exact enumeration confirms it for N <= 14."))
