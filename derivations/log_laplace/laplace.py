@@ -4,19 +4,24 @@ Source: ``004_005a37d6f70bd1b7.txt``, Appendix A.1, Lemma 1 and its proof.
 
 For X ~ Laplace(mu, b), b > 0, the density is f(x) = exp(-|x - mu|/b) / (2 b).
 Every expectation E[g(X)] is written as the paper's proof does, split at mu into
-a left tail (where |x - mu| = mu - x) and a right tail (where |x - mu| = x - mu).
+a left tail (where |x - mu| = mu - x) and a right tail (where |x - mu| = x - mu):
+:func:`expectation` in the variable x itself (the proof's second line), and
+:func:`expectation_centred` in tau = x - mu (the same two integrals after the
+substitution x = mu + tau), the form in which the claims of Lemma 1 are stated.
 
 Lemma 1 states E[e^{aX}] = e^{a mu} / (1 - a^2 b^2) for |ab| < 1 (proved here),
 that E[e^{aX}] is -e^{-mu/b}/4 for ab = -1 and e^{mu/b}/4 for ab = 1 (both
 wrong: the integral diverges; errata), and that it is infinite for |ab| > 1
-(proved).
+(proved).  The third line of the proof prints the right tail over (-h, mu); it
+is read over (mu, h), as the next line evaluates it (a reading, not an erratum).
 """
 from __future__ import annotations
 
 import sympy as sp
 
-from ..engine.core import Claim, Proof, Source, all_of, claim, erratum, register, zero
+from ..engine.core import Claim, Proof, Source, all_of, claim, erratum, reading, register, zero
 from ..engine.formulas import formula
+from ..engine.proofs import Parametrization, conclude, conclude_evaluation
 
 DOC = "004_005a37d6f70bd1b7.txt"
 LEMMA1 = Source(DOC, "Appendix A.1, Lemma 1")
@@ -25,11 +30,13 @@ LEMMA1_PROOF = Source(DOC, "Appendix A.1, proof of Lemma 1")
 x = sp.Symbol("x", real=True)
 t = sp.Symbol("t", real=True)
 s = sp.Symbol("s", nonnegative=True)
+r = sp.Symbol("r", nonnegative=True)
+tau = sp.Symbol("tau", real=True)   # x - mu, the centred variable of integration
 a = sp.Symbol("a", real=True)
 b = sp.Symbol("b", positive=True)
 mu = sp.Symbol("mu", real=True)
-u = sp.Symbol("u", positive=True)   # a + 1/b > 0 when |ab| < 1
-v = sp.Symbol("v", positive=True)   # 1/b - a > 0 when |ab| < 1
+u = sp.Symbol("u", positive=True)   # a + 1/b > 0 when |ab| < 1 (decay rate of the left tail)
+v = sp.Symbol("v", positive=True)   # 1/b - a > 0 when |ab| < 1 (decay rate of the right tail)
 w = sp.Symbol("w", positive=True)   # excess beyond the boundary |ab| = 1
 
 
@@ -55,9 +62,22 @@ def cdf(z=x, b=b, mu=mu):
 
 
 def expectation(g, b=b, mu=mu):
-    """E[g(X)] for X ~ Laplace(mu, b) as the sum of the two tail integrals (unevaluated)."""
+    """E[g(X)] for X ~ Laplace(mu, b) as the sum of the two tail integrals in x (unevaluated)."""
     return (sp.Integral(g * left_density(x, b, mu), (x, -sp.oo, mu))
             + sp.Integral(g * right_density(x, b, mu), (x, mu, sp.oo)))
+
+
+def expectation_centred(g, b=b, mu=mu):
+    """E[g(X)] for X ~ Laplace(mu, b) as the two tail integrals in tau = x - mu (unevaluated):
+    int_{-oo}^0 g(mu + tau) e^{tau/b}/(2b) dtau + int_0^oo g(mu + tau) e^{-tau/b}/(2b) dtau."""
+    g_tau = sp.sympify(g).subs(x, mu + tau)
+    return (sp.Integral(g_tau * sp.exp(tau / b) / (2 * b), (tau, -sp.oo, 0))
+            + sp.Integral(g_tau * sp.exp(-tau / b) / (2 * b), (tau, 0, sp.oo)))
+
+
+def mgf_integral(a=a, b=b, mu=mu):
+    """E[e^{aX}] from the definition: the two tails of e^{a x} f(x), centred at mu."""
+    return expectation_centred(sp.exp(a * x), b, mu)
 
 
 def mgf_printed_case1(a=a, b=b, mu=mu):
@@ -70,64 +90,94 @@ def mgf_stable(a=a, b=b, mu=mu):
     return sp.exp(a * mu) / ((1 - a * b) * (1 + a * b))
 
 
-# -- the density and distribution function ------------------------------------------------
+# -- the density and its two branches -------------------------------------------------------
+def _density_branches() -> Proof:
+    """The density equals its left branch at mu - r and its right branch at mu + r (r >= 0)."""
+    return all_of(zero(pdf(mu - r) - left_density(mu - r), "f(mu - r) = e^{-r/b}/(2b), the left branch (r >= 0)"),
+                  zero(pdf(mu + r) - right_density(mu + r), "f(mu + r) = e^{-r/b}/(2b), the right branch (r >= 0)"))
+
+
 def _prove_normalised() -> Proof:
+    """Side computation: each tail of the density has mass 1/2."""
     left = sp.integrate(left_density(), (x, -sp.oo, mu))
     right = sp.integrate(right_density(), (x, mu, sp.oo))
     return all_of(zero(left - sp.Rational(1, 2), "left tail mass is 1/2"),
                   zero(right - sp.Rational(1, 2), "right tail mass is 1/2"))
 
 
+def _proof_normalised(c: Claim) -> Proof:
+    return all_of(_density_branches(), _prove_normalised(), conclude(c))
+
+
 claim(id="laplace.pdf_normalised", title="The Laplace density integrates to one",
       source=Source(DOC, "Appendix A.1, Lemma 1 (density used in the proof)"), kind="identity",
-      lhs=sp.Integral(pdf(), (x, -sp.oo, sp.oo)), rhs=1, proof=_prove_normalised)
+      lhs=sp.Integral(pdf(), (x, -sp.oo, sp.oo)), rhs=1, proof=_proof_normalised,
+      note="E[e^{0 X}] = 1: the case a = 0 of Lemma 1, and the noise factor of an unperturbed unit.")
 
 
 def _prove_cdf_left() -> Proof:
-    # z = mu - s with s >= 0: the whole range of integration lies left of mu.
+    """Side computation (also used by the Pufferfish module): the left branch integrated up to mu - s."""
     value = sp.integrate(left_density(t), (t, -sp.oo, mu - s))
     return zero(value - cdf(mu - s).args[0][0], "integral of the left density up to mu - s")
 
 
 def _prove_cdf_right() -> Proof:
-    # z = mu + s with s >= 0: the left half has mass 1/2, then the right density from mu to mu + s.
+    """Side computation (also used by the Pufferfish module): left mass 1/2, then the right branch."""
     value = sp.integrate(left_density(t), (t, -sp.oo, mu)) + sp.integrate(right_density(t), (t, mu, mu + s))
     return zero(value - (1 - sp.exp(-s / b) / 2), "left mass plus the right density from mu to mu + s")
 
 
-claim(id="laplace.cdf_left", title="Laplace distribution function left of the location",
+def _proof_cdf_left(c: Claim) -> Proof:
+    return all_of(_density_branches(), _prove_cdf_left(),
+                  conclude(c, param=Parametrization({x: mu - s}, {s: mu - x})))
+
+
+def _proof_cdf_right(c: Claim) -> Proof:
+    # the statement's integrals are elementary for every x; evaluate them and compare
+    return all_of(_density_branches(), _prove_cdf_right(), conclude_evaluation(c))
+
+
+claim(id="laplace.cdf_left",
+      title="Laplace distribution function left of the location: the left branch of the density "
+            "integrated up to x <= mu is e^{(x - mu)/b}/2",
       source=Source(DOC, "Appendix B.1 (Laplace cdf used in Proposition 1)"), kind="identity",
-      lhs=sp.Integral(pdf(t), (t, -sp.oo, x)), rhs=sp.exp((x - mu) / b) / 2,
-      conditions=(sp.Le(x, mu),), proof=_prove_cdf_left)
-claim(id="laplace.cdf_right", title="Laplace distribution function right of the location",
+      lhs=sp.Integral(left_density(t), (t, -sp.oo, x)), rhs=sp.exp((x - mu) / b) / 2,
+      conditions=(sp.Le(x, mu),), proof=_proof_cdf_left,
+      note="On t <= x <= mu the density is its left branch (checked in the proof), so the left-hand side "
+           "is F(x) = P(X <= x).")
+claim(id="laplace.cdf_right",
+      title="Laplace distribution function right of the location: the left branch over (-oo, mu) plus "
+            "the right branch over (mu, x) is 1 - e^{-(x - mu)/b}/2",
       source=Source(DOC, "Appendix B.1 (Laplace cdf used in Proposition 1)"), kind="identity",
-      lhs=sp.Integral(pdf(t), (t, -sp.oo, x)), rhs=1 - sp.exp(-(x - mu) / b) / 2,
-      conditions=(sp.Ge(x, mu),), proof=_prove_cdf_right)
+      lhs=sp.Integral(left_density(t), (t, -sp.oo, mu)) + sp.Integral(right_density(t), (t, mu, x)),
+      rhs=1 - sp.exp(-(x - mu) / b) / 2, conditions=(sp.Ge(x, mu),), proof=_proof_cdf_right,
+      note="On each piece the density is the branch integrated (checked in the proof), so the left-hand "
+           "side is F(x) = P(X <= x) for x >= mu.")
 
 
 # -- Lemma 1 -------------------------------------------------------------------------------
-def _prove_mgf() -> Proof:
-    # With u = a + 1/b > 0 and v = 1/b - a > 0 (equivalent to |ab| < 1), the tails are
-    # e^{-mu/b}/(2b) * int_{-oo}^{mu} e^{u x} dx and e^{mu/b}/(2b) * int_{mu}^{oo} e^{-v x} dx.
-    left = sp.exp(-mu / b) / (2 * b) * sp.integrate(sp.exp(u * x), (x, -sp.oo, mu))
-    right = sp.exp(mu / b) / (2 * b) * sp.integrate(sp.exp(-v * x), (x, mu, sp.oo))
-    left_direct = sp.exp(a * x) * left_density()
-    right_direct = sp.exp(a * x) * right_density()
+# |ab| < 1  <=>  u = a + 1/b > 0 and v = 1/b - a > 0  <=>  a = (u - v)/2, b = 2/(u + v)
+LEMMA1_CASE1 = Parametrization({a: (u - v) / 2, b: 2 / (u + v)}, {u: a + 1 / b, v: 1 / b - a})
+
+
+def _proof_mgf(c: Claim) -> Proof:
+    left = sp.exp(a * (mu + tau)) * sp.exp(tau / b) / (2 * b)
+    right = sp.exp(a * (mu + tau)) * sp.exp(-tau / b) / (2 * b)
     return all_of(
-        zero(sp.powsimp(left_direct - sp.exp(-mu / b) / (2 * b) * sp.exp(u * x)).subs(u, a + 1 / b),
-             "left integrand is e^{-mu/b} e^{(a+1/b)x}/(2b)"),
-        zero(sp.powsimp(right_direct - sp.exp(mu / b) / (2 * b) * sp.exp(-v * x)).subs(v, 1 / b - a),
-             "right integrand is e^{mu/b} e^{-(1/b-a)x}/(2b)"),
-        zero((left + right).subs({u: a + 1 / b, v: 1 / b - a}) - mgf_printed_case1(),
-             "sum of the convergent tails equals e^{a mu}/(1 - a^2 b^2)"),
-    )
+        zero(sp.powsimp(left - sp.exp(a * mu) * sp.exp((a + 1 / b) * tau) / (2 * b)),
+             "left-tail integrand is e^{a mu} e^{(a + 1/b) tau}/(2b): it decays as tau -> -oo iff a + 1/b > 0"),
+        zero(sp.powsimp(right - sp.exp(a * mu) * sp.exp(-(1 / b - a) * tau) / (2 * b)),
+             "right-tail integrand is e^{a mu} e^{-(1/b - a) tau}/(2b): it decays as tau -> oo iff 1/b - a > 0"),
+        conclude(c, param=LEMMA1_CASE1))
 
 
 MGF = claim(
-    id="laplace.mgf", title="Lemma 1, case 1: moment generating function for |ab| < 1",
-    source=LEMMA1, kind="identity", lhs=expectation(sp.exp(a * x)), rhs=mgf_printed_case1(),
-    conditions=(sp.Lt(sp.Abs(a * b), 1),), proof=_prove_mgf, numeric_points=6,
-    domain={a: (-3, 3), b: (sp.Rational(1, 20), 3), mu: (-2, 2)})
+    id="laplace.mgf", title="Lemma 1, case 1: E[e^{aX}] = e^{a mu}/(1 - a^2 b^2) for |ab| < 1",
+    source=LEMMA1, kind="identity", lhs=mgf_integral(), rhs=mgf_printed_case1(),
+    conditions=(sp.Gt(a * b, -1), sp.Lt(a * b, 1)), proof=_proof_mgf, numeric_points=6,
+    domain={a: (-3, 3), b: (sp.Rational(1, 20), 3), mu: (-2, 2)},
+    note="The condition |ab| < 1 is written -1 < ab < 1; the left-hand side is the definition of "
+         "E[e^{aX}] split at mu, in tau = x - mu.")
 
 claim(id="laplace.mgf_stable_form", title="Factored denominator of the moment generating function",
       source=LEMMA1, kind="identity", lhs=mgf_printed_case1(), rhs=mgf_stable(),
@@ -136,33 +186,35 @@ claim(id="laplace.mgf_stable_form", title="Factored denominator of the moment ge
 
 def _divergent(id, title, a_value, conditions, source=LEMMA1):
     return Claim(id=id, title=title, source=source, kind="divergence",
-                 lhs=expectation(sp.exp(a_value * x)), conditions=conditions)
+                 lhs=mgf_integral(a_value), conditions=conditions)
 
 
-# the printed boundary cases (2) and (3), refuted at b = 1, mu = 0, and their corrections
+# the printed boundary cases (2) and (3), refuted at a = -+1, b = 1, mu = 0, and their corrections
 erratum(
     "laplace.mgf_ab_minus_one",
     printed=Claim(id="laplace.mgf_ab_minus_one.printed",
                   title="Lemma 1, case 2 as printed: E[e^{aX}] = -e^{-mu/b}/4 when ab = -1",
-                  source=LEMMA1, kind="identity", lhs=expectation(sp.exp(-x / b)),
-                  rhs=-sp.exp(-mu / b) / 4, counterexample={b: 1, mu: 0}),
-    corrected=_divergent("laplace.mgf_ab_minus_one", "E[e^{aX}] is infinite when ab = -1",
+                  source=LEMMA1, kind="identity", lhs=mgf_integral(), rhs=-sp.exp(-mu / b) / 4,
+                  conditions=(sp.Eq(a * b, -1),), counterexample={a: -1, b: 1, mu: 0}),
+    corrected=_divergent("laplace.mgf_ab_minus_one", "E[e^{aX}] is infinite when ab = -1 (a = -1/b)",
                          -1 / b, ()),
-    explanation=("For ab = -1 the left-tail integrand e^{ax} e^{(x-mu)/b}/(2b) is the constant "
-                 "e^{-mu/b}/(2b), whose integral over (-oo, mu) is infinite. The printed value is "
-                 "also negative, impossible for the mean of a positive variable; it comes from "
-                 "keeping the finite right-tail term and dropping the divergent one."))
+    explanation=("For ab = -1 the left-tail integrand e^{a x} e^{(x - mu)/b}/(2b) is the constant "
+                 "e^{-mu/b}/(2b), whose integral over (-oo, mu) is infinite, for every b > 0 and mu. "
+                 "The printed value is also negative, impossible for the mean of a positive variable; "
+                 "it comes from keeping the finite right-tail term and dropping the divergent one. The "
+                 "proof prints the same value, so this is not a transcription slip."))
 
 erratum(
     "laplace.mgf_ab_plus_one",
     printed=Claim(id="laplace.mgf_ab_plus_one.printed",
                   title="Lemma 1, case 3 as printed: E[e^{aX}] = e^{mu/b}/4 when ab = 1",
-                  source=LEMMA1, kind="identity", lhs=expectation(sp.exp(x / b)),
-                  rhs=sp.exp(mu / b) / 4, counterexample={b: 1, mu: 0}),
-    corrected=_divergent("laplace.mgf_ab_plus_one", "E[e^{aX}] is infinite when ab = 1",
+                  source=LEMMA1, kind="identity", lhs=mgf_integral(), rhs=sp.exp(mu / b) / 4,
+                  conditions=(sp.Eq(a * b, 1),), counterexample={a: 1, b: 1, mu: 0}),
+    corrected=_divergent("laplace.mgf_ab_plus_one", "E[e^{aX}] is infinite when ab = 1 (a = 1/b)",
                          1 / b, ()),
     explanation=("For ab = 1 the right-tail integrand is the constant e^{mu/b}/(2b), whose "
-                 "integral over (mu, oo) is infinite: E[e^{aX}] = +oo, not e^{mu/b}/4."))
+                 "integral over (mu, oo) is infinite for every b > 0 and mu: E[e^{aX}] = +oo, not "
+                 "e^{mu/b}/4. The proof prints the same value, so this is not a transcription slip."))
 
 # case 4, with a = +-(1 + w)/b and w > 0
 register(_divergent("laplace.mgf_ab_above_one", "Lemma 1, case 4: E[e^{aX}] is infinite for ab > 1",
@@ -170,29 +222,41 @@ register(_divergent("laplace.mgf_ab_above_one", "Lemma 1, case 4: E[e^{aX}] is i
 register(_divergent("laplace.mgf_ab_below_minus_one", "Lemma 1, case 4: E[e^{aX}] is infinite for ab < -1",
                     -(1 + w) / b, (sp.Gt(w, 0),)))
 
-# A step of the proof integrates the right tail over (-h, mu) instead of (mu, h).
-h = sp.Symbol("h", positive=True)
-erratum(
-    "laplace.mgf_proof_right_tail_limits",
-    printed=Claim(
-        id="laplace.mgf_proof_right_tail_limits.printed",
-        title="Proof of Lemma 1, third line: the right tail written over (-h, mu)",
-        source=LEMMA1_PROOF, kind="identity",
-        lhs=sp.Integral(sp.exp(a * x) * right_density(), (x, mu, sp.oo)),
-        rhs=sp.exp(mu / b) / (2 * b) * sp.Integral(sp.exp(x * (a * b - 1) / b), (x, -sp.oo, mu)),
-        counterexample={a: 0, b: 1, mu: 0}),
-    corrected=Claim(
-        id="laplace.mgf_proof_right_tail_limits",
-        title="Proof of Lemma 1: the right tail is an integral over (mu, oo)",
-        source=LEMMA1_PROOF, kind="identity",
-        lhs=sp.Integral(sp.exp(a * x) * right_density(), (x, mu, sp.oo)),
-        rhs=sp.exp(mu / b) / (2 * b) * sp.Integral(sp.exp(x * (a * b - 1) / b), (x, mu, sp.oo)),
-        proof=lambda: zero(sp.powsimp(sp.expand(sp.exp(a * x) * right_density()
-                                                - sp.exp(mu / b) / (2 * b) * sp.exp(x * (a * b - 1) / b))),
-                           "integrands agree on (mu, oo)")),
-    explanation=("The right-tail integral of the third line runs over (-h, mu); it must run over "
-                 "(mu, h), as the next line's bracket [ . ]_mu^h does. At a = 0, b = 1, mu = 0 the "
-                 "printed integral is infinite while the tail has mass 1/2."))
+
+# -- the third line of the proof -------------------------------------------------------------
+def proof_line3(right_limits=(mu, sp.oo)):
+    """Third line of the proof: e^{-+mu/b}/(2b) pulled out of each tail.  ``right_limits`` are the
+    limits of the right tail ((mu, oo) as read; the source prints (-oo, mu))."""
+    return (sp.exp(-mu / b) / (2 * b) * sp.Integral(sp.exp(x * (a * b + 1) / b), (x, -sp.oo, mu))
+            + sp.exp(mu / b) / (2 * b) * sp.Integral(sp.exp(x * (a * b - 1) / b), (x, *right_limits)))
+
+
+reading("laplace.mgf_proof_right_tail_limits", LEMMA1_PROOF,
+        printed=r"\frac{1}{2b}e^\frac{\mu}{b}\lim_{h\rightarrow\infty}{\int_{-h}^{\mu}e^\frac{x(ab-1)}{b}dx} "
+                "(second term of the third line)",
+        reading=r"\frac{1}{2b}e^\frac{\mu}{b}\lim_{h\rightarrow\infty}{\int_{\mu}^{h}e^\frac{x(ab-1)}{b}dx}",
+        why=("The term is the right tail of the line before, an integral over (mu, h), and the next line "
+             "evaluates it as the bracket [e^{x(ab-1)/b}]_mu^h; the printed limits repeat those of the "
+             "first term (a copy slip, of the author or of the transcription). Read so, the line is "
+             "proved (laplace.mgf_proof_right_tail_limits)."),
+        alternatives=("Taken literally the line is false (at a = 0, b = 1, mu = 0 the printed term is "
+                      "infinite while the right tail has mass 1/2), but no later line uses it: the "
+                      "neighbouring lines are consistent only with the reading, so it is not an erratum."),
+        claims=("laplace.mgf_proof_right_tail_limits",))
+
+claim(id="laplace.mgf_proof_right_tail_limits",
+      title="Proof of Lemma 1, third line (right tail read over (mu, oo)): e^{-+mu/b}/(2b) pulled out of "
+            "each tail of E[e^{aX}]",
+      source=LEMMA1_PROOF, kind="identity", lhs=expectation(sp.exp(a * x)), rhs=proof_line3(),
+      proof=lambda c: all_of(
+          zero(sp.powsimp(sp.expand(sp.exp(a * x) * right_density()
+                                    - sp.exp(mu / b) / (2 * b) * sp.exp(x * (a * b - 1) / b))),
+               "right-tail integrands agree"),
+          zero(sp.powsimp(sp.expand(sp.exp(a * x) * left_density()
+                                    - sp.exp(-mu / b) / (2 * b) * sp.exp(x * (a * b + 1) / b))),
+               "left-tail integrands agree"),
+          conclude(c)),
+      note="For every real a, as an identity of (possibly infinite) integrals of the same integrands.")
 
 
 # -- formulas for the numeric layer ----------------------------------------------------------
