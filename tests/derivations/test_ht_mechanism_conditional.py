@@ -214,6 +214,8 @@ LABELS = {cid: "PROVED" for cid in list(LAW_CLAIMS) + ["htm.r10.cov_given_in", "
 LABELS.update({cid: "PROVED (with citations)" for cid in MOMENTS})
 
 
+# slow: re-verifies claims that the default run verifies once (tests/derivations/test_claims.py) and controls (test_negative_controls.py)
+@pytest.mark.slow
 @pytest.mark.parametrize("claim_id", sorted(LABELS))
 def test_label_and_negative_control(claim_id):
     c = derivations.get(claim_id)
@@ -223,6 +225,8 @@ def test_label_and_negative_control(claim_id):
     assert not wrong.proved and wrong.label == "FAILED", wrong.label
 
 
+# slow: re-verifies claims that the default run verifies once (tests/derivations/test_claims.py) and controls (test_negative_controls.py)
+@pytest.mark.slow
 def test_wrong_closed_forms_are_not_proved():
     """The variance given i in S with the probabilities given i not in S, and the mean without x_i/p_i."""
     var_in = derivations.get("htm.r10.var_in")

@@ -73,6 +73,8 @@ def test_every_profile_claim_is_listed():
     assert {c.id for c in derivations.claims() if c.id.startswith("profile.")} == set(EXPECTED)
 
 
+# slow: re-verifies claims that the default run verifies once (tests/derivations/test_claims.py) and controls (test_negative_controls.py)
+@pytest.mark.slow
 @pytest.mark.parametrize("claim_id", sorted(EXPECTED))
 def test_label_and_mutations(claim_id):
     """The claim gets its label; its mutated statements are not proved (the proof is tied to the statement)."""

@@ -314,6 +314,8 @@ def test_reductions_agree_with_the_definition(row):
                 assert abs(v - ref) <= REL_VALUE * size, (cid, side, vals, mp.nstr(v, 15), mp.nstr(ref, 15))
 
 
+# slow: re-verifies claims that the default run verifies once (tests/derivations/test_claims.py) and controls (test_negative_controls.py)
+@pytest.mark.slow
 @pytest.mark.parametrize("row", _rows())
 def test_reduction_and_sign_claims_are_proved(row):
     """Reference: the engine (derivations.verify); label exactly PROVED."""
@@ -587,6 +589,8 @@ R7_PROOF_CLAIMS = [c.id for c in derivations.claims()
                    if c.id.startswith("htm.r7.") and c.proof is not None and c.expected]
 
 
+# slow: re-verifies claims that the default run verifies once (tests/derivations/test_claims.py) and controls (test_negative_controls.py)
+@pytest.mark.slow
 @pytest.mark.parametrize("claim_id", R7_PROOF_CLAIMS)
 def test_mutated_claims_are_not_proved(claim_id):
     """Reference: the engine.  Each htm.r7 claim with a proof routine is PROVED (for result7_larger / _smaller by

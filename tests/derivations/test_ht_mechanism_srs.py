@@ -234,6 +234,8 @@ LABELS = {
 }
 
 
+# slow: re-verifies claims that the default run verifies once (tests/derivations/test_claims.py) and controls (test_negative_controls.py)
+@pytest.mark.slow
 @pytest.mark.parametrize("claim_id", sorted(LABELS))
 def test_label_and_negative_controls(claim_id):
     c = derivations.get(claim_id)
@@ -260,6 +262,8 @@ def test_argued_claims_name_their_argument():
         assert all(st.ok for st in steps)
 
 
+# slow: re-verifies claims that the default run verifies once (tests/derivations/test_claims.py) and controls (test_negative_controls.py)
+@pytest.mark.slow
 def test_delta0_is_a_finite_scope_check():
     """Result 8 itself (an opaque statement) is checked on its stated finite scope only."""
     c = derivations.get("htm.r8.delta0")

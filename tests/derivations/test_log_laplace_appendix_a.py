@@ -39,6 +39,8 @@ LABELS = {
 FAST = [cid for cid in LABELS if cid not in ("ht.rse_first_principles", "ht.joint_inclusion_moment")]
 
 
+# slow: re-verifies claims that the default run verifies once (tests/derivations/test_claims.py) and controls (test_negative_controls.py)
+@pytest.mark.slow
 @pytest.mark.parametrize("claim_id", list(LABELS))
 def test_label(claim_id):
     v = verify_inline(derivations.get(claim_id))
@@ -52,6 +54,8 @@ def test_every_claim_of_the_module_has_an_expected_label():
     assert ids == set(LABELS)
 
 
+# slow: re-verifies claims that the default run verifies once (tests/derivations/test_claims.py) and controls (test_negative_controls.py)
+@pytest.mark.slow
 @pytest.mark.parametrize("claim_id", FAST)
 def test_negative_control_wrong_right_hand_side(claim_id):
     """Reference: rhs -> 2 rhs + 1 (and, for the sign claims, the reversed relation) is not proved."""
@@ -65,6 +69,8 @@ def test_negative_control_wrong_right_hand_side(claim_id):
 INCLUSION = ["ht.inclusion_moment", "ht.inclusion_second_moment", "ht.joint_inclusion_moment"]
 
 
+# slow: re-verifies claims that the default run verifies once (tests/derivations/test_claims.py) and controls (test_negative_controls.py)
+@pytest.mark.slow
 @pytest.mark.parametrize("claim_id", INCLUSION)
 def test_inclusion_moments_are_not_tautologies(claim_id):
     """The left-hand side is a sum over the samples of a design with the noise as a Laplace integral; it
@@ -76,6 +82,8 @@ def test_inclusion_moments_are_not_tautologies(claim_id):
     assert not verify_inline(c.mutated()).proved
 
 
+# slow: re-verifies claims that the default run verifies once (tests/derivations/test_claims.py) and controls (test_negative_controls.py)
+@pytest.mark.slow
 def test_joint_moment_with_independent_sampling_in_place_of_pi_ij_is_not_proved():
     """Negative control: E[delta_i delta_j] replaced by E[delta_i] E[delta_j] (pi_i pi_j for pi_ij)."""
     c = derivations.get("ht.joint_inclusion_moment")

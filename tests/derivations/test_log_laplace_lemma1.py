@@ -23,6 +23,8 @@ PROVED = ["laplace.pdf_normalised", "laplace.cdf_left", "laplace.cdf_right", "la
           "laplace.mgf_ab_above_one", "laplace.mgf_ab_below_minus_one", "laplace.mgf_proof_right_tail_limits"]
 
 
+# slow: re-verifies claims that the default run verifies once (tests/derivations/test_claims.py) and controls (test_negative_controls.py)
+@pytest.mark.slow
 @pytest.mark.parametrize("claim_id", PROVED)
 def test_lemma1_claims_are_proved_mechanically(claim_id):
     """PROVED, by typed steps only (no argument step), ending in a conclusion on the claim."""
@@ -32,6 +34,8 @@ def test_lemma1_claims_are_proved_mechanically(claim_id):
     assert "argument" not in kinds and kinds[-1] == "conclusion"
 
 
+# slow: re-verifies claims that the default run verifies once (tests/derivations/test_claims.py) and controls (test_negative_controls.py)
+@pytest.mark.slow
 @pytest.mark.parametrize("claim_id", PROVED)
 def test_negative_control_a_wrong_right_hand_side_is_not_proved(claim_id):
     """Reference: the statement with rhs -> 2 rhs + 1, which is false."""
