@@ -3,7 +3,7 @@ a negative control for each label, independent references for the Section 4.4 cl
 counterexamples.
 
 Labels.  Every claim of the module is verified (in worker processes with the CLI's time budgets) and must get
-its label.  Negative controls: the mutated statement of every claim with a proof routine (rhs -> 2 rhs + 1 for an
+its label (marked slow, as are the re-verified mutations: the default run verifies and controls each claim once).  Negative controls: the mutated statement of every claim with a proof routine (rhs -> 2 rhs + 1 for an
 identity or limit, the reversed relation for an inequality or sign claim) is not proved; the finite claims
 (PROVED (exhaustive)) and the finite-scope check fail with the reversed relation; the ARGUED claim fails with the
 reversed relation (its spot check evaluates the stated relation); a printed statement whose counterexample is
@@ -113,12 +113,16 @@ def test_every_claim_of_the_module_is_listed():
     assert {c.id for c in derivations.claims() if c.id.startswith("puff.")} == set(EXPECTED)
 
 
+# slow: re-verifies claims that the default run verifies once (tests/derivations/test_claims.py) and controls (test_negative_controls.py)
+@pytest.mark.slow
 @pytest.mark.parametrize("cid", sorted(EXPECTED))
 def test_label(cid, verdicts):
     v = verdicts[cid]
     assert v.label.startswith(EXPECTED[cid]), f"{cid}: {v.label}: " + "; ".join(c.detail for c in v.checks)
 
 
+# slow: re-verifies claims that the default run verifies once (tests/derivations/test_claims.py) and controls (test_negative_controls.py)
+@pytest.mark.slow
 @pytest.mark.parametrize("cid", sorted(WITH_PROOF))
 def test_mutated_statement_is_not_proved(cid):
     """Negative control of PROVED, PROVED (with citations) and ARGUED: the changed statement fails."""
@@ -142,6 +146,8 @@ def test_exhaustive_needs_the_claims_own_finite_quantifier():
     assert not verify_inline(c).proved
 
 
+# slow: re-verifies claims that the default run verifies once (tests/derivations/test_claims.py) and controls (test_negative_controls.py)
+@pytest.mark.slow
 def test_argued_claim_rests_on_an_argument_and_says_so(verdicts):
     v = verdicts["puff.b2.sup"]
     kinds = [st["kind"] for st in v.checks[0].steps]
