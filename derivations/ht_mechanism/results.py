@@ -31,7 +31,7 @@ from fractions import Fraction
 import sympy as sp
 
 from ..engine.core import (CITATIONS, Claim, Enumeration, Proof, Source, all_of, argue, citation, cite,
-                           erratum, mechanical, reading, register, zero)
+                           erratum, finding, mechanical, reading, register, zero)
 from ..engine.formulas import formula
 from ..engine.proofs import Parametrization, conclude, conclude_evaluation, has_sign
 from .designs import ExactRatio, cmp_ratio, ht, inclusion, poisson, srs, take_all_plus_srs
@@ -632,7 +632,7 @@ R2_OBS = register(Claim(
          "infinite and m_t < M_t (X is compact: a limit point x* of X and a nearby x of X differ at some unit k "
          "whose change x_k - x*_k moves the total away from the end of [m_t, M_t] that t(x*) touches, if any; "
          "x* with x*_k replaced by x_k is then in X, a neighbour of x*), and when the total constraint does "
-         "not bind and card X_1 >= 2; X_1 infinite is not enough (erratum htm.r2.tight). Without two neighbours the "
+         "not bind and card X_1 >= 2; X_1 infinite is not enough (finding htm.r2.finding.no_neighbours). Without two neighbours the "
          "supremum is over identical pairs only, and delta_{obs(X,S),X}(0) = 0."))
 
 _N, _n = sp.symbols("N n", integer=True, positive=True)
@@ -698,27 +698,30 @@ reading("htm.r2.reading.infinite_set", _src("Section 2.1, Result 2"), printed="I
             "the interpretation after Result 1 speaks of a finite strict subset of X(1).",
         alternatives="'If X is infinite' (the domain): then, with m_t < M_t, X contains two neighbours and the "
                      "statement holds (htm.r2.tight).",
-        claims=("htm.r2.tight.printed", "htm.r2.tight"))
-erratum("htm.r2.tight",
-        printed=Claim(id="htm.r2.tight.printed",
-                      title="Result 2 as printed: X_1 infinite => delta_{obs(X,S),X}(0) = max_j p_j "
-                            "(instance: SRS(N, n), X_1 = {0, 1, 10} u {10 + 1/k}, totals in [m_t, M_t])",
-                      source=_src("Section 2.1, Result 2 and Section 1.2 (X_1, [m_t, M_t])"), kind="identity",
-                      lhs=DeltaObsInfiniteX1(_N, _n, _m1, _M1, _card_inf, m_t, M_t), rhs=_n / _N,
-                      conditions=(sp.Eq(_card_inf, sp.oo), sp.Le(_n, _N), sp.Lt(_N * _m1, m_t), sp.Lt(m_t, M_t),
-                                  sp.Lt(M_t, _N * _M1)),
-                      counterexample=R2_OBS_CEX,
-                      note="X_1 = {0, 1, 10} u {10 + 1/k : k >= 1} is closed (its only limit point 10 belongs to it), "
-                           "bounded and infinite, m_1 = 0, M_1 = 11; max_j p_j = n/N for SRS. The conditions are "
-                           "those of Section 1.2 with the printed strict inequalities N m_1 < m_t < M_t < N M_1 (they "
-                           "imply the non-strict reading)."),
-        corrected=R2_OBS,
-        explanation="Result 2 needs X to contain two neighbours; X_1 infinite does not give them under a total "
-                    "constraint. With X_1 = {0, 1, 10} u {10 + 1/k}, N = 5 and totals in [1/2, 3/2] (0 < 1/2 < 3/2 < 55), "
-                    "only the values 0 and 1 fit, X = {x in {0,1}^5 : t(x) = 1}, and any two points of X differ at "
-                    "two units: delta_{obs(X,S),X}(0) = 0, while max p_j = 2/5 for SRS(5, 2). Read with 'X infinite' "
-                    "for 'X_1 infinite', the statement holds (reading htm.r2.reading.infinite_set).",
-        readings=("htm.r2.reading.infinite_set",))
+        claims=("htm.r2.tight_degenerate_instance", "htm.r2.tight"))
+R2_DEGENERATE = register(Claim(
+    id="htm.r2.tight_degenerate_instance",
+    title="Result 2, a degenerate instance: X_1 = {0, 1, 10} u {10 + 1/k} is infinite, yet with SRS(5, 2) and totals in "
+          "[1/2, 3/2] X has no neighbouring pair and delta_{obs(X,S),X}(0) = 0 (< max_j p_j = 2/5)",
+    source=_src("Section 2.1, Result 2 and Section 1.2 (X_1, [m_t, M_t])"), kind="identity",
+    lhs=DeltaObsInfiniteX1(*(R2_OBS_CEX[k] for k in (_N, _n, _m1, _M1, _card_inf, m_t, M_t))), rhs=0,
+    proof=conclude_evaluation,
+    note="X_1 = {0, 1, 10} u {10 + 1/k : k >= 1} is closed (its only limit point 10 belongs to it), bounded and "
+         "infinite, m_1 = 0, M_1 = 11; the printed strict inequalities N m_1 < m_t < M_t < N M_1 hold "
+         "(0 < 1/2 < 3/2 < 55). Only 0 and 1 fit, X = {x in {0,1}^5 : t(x) = 1}, and two points of X differ at two "
+         "units; the value is computed by exact enumeration of the neighbouring pairs."))
+finding(
+    "htm.r2.finding.no_neighbours", _src("Section 2.1, Result 2"),
+    "Result 2 ('If X_1 is infinite, then delta_{obs(X,S),X}(0) = max_j p_j') tacitly assumes that X contains two "
+    "neighbours. For the survey data, delta_obs(0, x, x') = p_i for neighbours differing at unit i, and X is "
+    "symmetric in the units, so delta_obs(0) = max_j p_j exactly when X has a neighbouring pair (claim "
+    "htm.r2.tight), and 0 otherwise. X_1 infinite does not guarantee a pair under a total constraint: claim "
+    "htm.r2.tight_degenerate_instance gives X_1 infinite, SRS(5, 2), totals in [1/2, 3/2] and no pair at all. In "
+    "that degenerate case every mechanism is (0, 0)-DP on X and the question is vacuous, so this is a missing "
+    "non-degeneracy hypothesis, not an error of the result. For the Horvitz-Thompson release the same X_1 gives "
+    "delta_{Z_0,X}(0) = 1/5 < 2/5 with totals in [2, 3] (a non-degenerate failure of the re-targeted statement; see "
+    "htm.r2.tight_ht for the hypothesis under which it holds).",
+    claims=("htm.r2.tight", "htm.r2.tight_degenerate_instance", "htm.r2.tight_ht"))
 
 
 # -- Result 2 for the HT estimate (the toolkit's statement) ------------------------------------------
@@ -1027,7 +1030,10 @@ erratum("htm.r3.corrected",
                     "between 0 (the empty sample's atom) and 3 (the other unit's atom), so every neighbouring pair "
                     "has the same support and eps(0) = ln 2. The count that works is that of the atoms of the samples "
                     "without i (k > card B, k >= 2); under the alternative reading 'i not in s' the printed statement "
-                    "is this one for k >= 2 (reading htm.r3.reading.sample_count).",
+                    "is this one for k >= 2 (reading htm.r3.reading.sample_count); the OCR renders 'not in' as a "
+                    "different glyph elsewhere (Result 10: 'p_i ¢ {0,1}'), which supports 'in'. The paper contradicts "
+                    "itself here: binary data under SRS(3, 1) with totals in [1, 2] meet the printed condition (two "
+                    "candidates, one sample containing i), yet its Result 9 gives eps(0) = ln max{2/1, 2/1} = ln 2.",
         readings=("htm.r3.reading.sample_count",))
 
 
@@ -1256,7 +1262,7 @@ erratum("htm.r5.epsilon0",
                     "(Section 1.4), gives its logarithm. The logarithm is missing consistently (Result 5, and twice "
                     "in the proof of Result 6: eps = sup ratio = max ratio), while Result 9 prints 'In(max ...)', so "
                     "it is not an OCR loss. For the census design with Delta = b = 1 the printed value is "
-                    "e = 2.718..., the true one 1 (delta(eps) = 1 - e^{(eps - 1)/2} vanishes exactly from eps = 1).")
+                    "e = 2.718..., the true one 1 (delta(eps) = 1 - e^{(eps - 1)/2} vanishes exactly from eps = 1). No later result uses the printed form (Result 9 takes the logarithm).")
 
 # -- the ratio on one interval between consecutive atoms ---------------------------------------------
 um, up_, ump, upp = sp.symbols("u^- u^+ u'^- u'^+", positive=True)
@@ -1299,7 +1305,8 @@ erratum("htm.ratio.derivative",
                     "drops, already in its middle line, where the derivative of the numerator is written "
                     "exp(z/b) u^- - exp(-z/b) u^+ (so not a single factor lost by the OCR); the display is a "
                     "derivative in z ('d(z)'), not in z/b. With u^- = 2, u^+ = u'^- = u'^+ = 1, b = 2 at z = 0 the "
-                    "derivative is 1/4, the printed expression 1/2. The sign conclusion is unaffected (b > 0).")
+                    "derivative is 1/4, the printed expression 1/2. A slip with no downstream effect: only the sign of "
+                    "the derivative is used ('of the same sign as'), and b > 0 leaves it unchanged.")
 
 
 def _prove_derivative_sign(claim: Claim) -> Proof:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from ..engine.core import Claim, Proof, Source, all_of, claim, erratum, reading, register, zero
+from ..engine.core import Claim, Proof, Source, all_of, claim, erratum, register, zero
 from ..engine.formulas import formula
 from ..engine.proofs import Parametrization, conclude, conclude_evaluation
 
@@ -231,20 +231,7 @@ def proof_line3(right_limits=(mu, sp.oo)):
             + sp.exp(mu / b) / (2 * b) * sp.Integral(sp.exp(x * (a * b - 1) / b), (x, *right_limits)))
 
 
-reading("laplace.mgf_proof_right_tail_limits", LEMMA1_PROOF,
-        printed=r"\frac{1}{2b}e^\frac{\mu}{b}\lim_{h\rightarrow\infty}{\int_{-h}^{\mu}e^\frac{x(ab-1)}{b}dx} "
-                "(second term of the third line)",
-        reading=r"\frac{1}{2b}e^\frac{\mu}{b}\lim_{h\rightarrow\infty}{\int_{\mu}^{h}e^\frac{x(ab-1)}{b}dx}",
-        why=("The term is the right tail of the line before, an integral over (mu, h), and the next line "
-             "evaluates it as the bracket [e^{x(ab-1)/b}]_mu^h; the printed limits repeat those of the "
-             "first term (a copy slip, of the author or of the transcription). Read so, the line is "
-             "proved (laplace.mgf_proof_right_tail_limits)."),
-        alternatives=("Taken literally the line is false (at a = 0, b = 1, mu = 0 the printed term is "
-                      "infinite while the right tail has mass 1/2), but no later line uses it: the "
-                      "neighbouring lines are consistent only with the reading, so it is not an erratum."),
-        claims=("laplace.mgf_proof_right_tail_limits",))
-
-claim(id="laplace.mgf_proof_right_tail_limits",
+RIGHT_TAIL_LIMITS = Claim(id="laplace.mgf_proof_right_tail_limits",
       title="Proof of Lemma 1, third line (right tail read over (mu, oo)): e^{-+mu/b}/(2b) pulled out of "
             "each tail of E[e^{aX}]",
       source=LEMMA1_PROOF, kind="identity", lhs=expectation(sp.exp(a * x)), rhs=proof_line3(),
@@ -257,6 +244,21 @@ claim(id="laplace.mgf_proof_right_tail_limits",
                "left-tail integrands agree"),
           conclude(c)),
       note="For every real a, as an identity of (possibly infinite) integrals of the same integrands.")
+erratum(
+    "laplace.mgf_proof_right_tail_limits",
+    printed=Claim(id="laplace.mgf_proof_right_tail_limits.printed",
+                  title="Proof of Lemma 1, third line as printed: the right tail integrated over (-h, mu), h -> oo",
+                  source=LEMMA1_PROOF, kind="identity", lhs=expectation(sp.exp(a * x)),
+                  rhs=proof_line3(right_limits=(-sp.oo, mu)), conditions=(sp.Lt(-1, a * b), sp.Lt(a * b, 1)),
+                  counterexample={a: sp.Integer(0), b: sp.Integer(1), mu: sp.Integer(0)},
+                  note="Printed: (1/(2b)) e^{mu/b} lim_h int_{-h}^{mu} e^{x(ab-1)/b} dx as the second term. At a = 0, "
+                       "b = 1, mu = 0 the left side is E[1] = 1 and the printed term is infinite."),
+    corrected=RIGHT_TAIL_LIMITS,
+    explanation="A slip in an intermediate line of the proof (typo level): the right tail of E[e^{aX}] is the "
+                "integral over (mu, oo), and the next line evaluates it as the bracket [e^{x(ab-1)/b}]_mu^h, so no "
+                "later step and not the lemma is affected; the printed limits repeat those of the first term. "
+                "Taken literally the line is false: at a = 0, b = 1, mu = 0 the printed term is infinite while "
+                "the right tail has mass 1/2.")
 
 
 # -- formulas for the numeric layer ----------------------------------------------------------

@@ -104,12 +104,11 @@ def test_boundary_mgf_grows_without_bound(sign):
         assert abs((vals[2] - vals[1]) / 900 - slope) < mpmath.mpf(10) ** -20
 
 
-# -- the third line of the proof: a reading, not an erratum ---------------------------------------------
-def test_right_tail_limits_is_a_reading_not_an_erratum():
-    assert "laplace.mgf_proof_right_tail_limits" not in {e.id for e in derivations.errata()}
-    r = next(r for r in derivations.readings() if r.id == "laplace.mgf_proof_right_tail_limits")
-    assert r.claims == ("laplace.mgf_proof_right_tail_limits",)
-    assert "laplace.mgf_proof_right_tail_limits.printed" not in {c.id for c in derivations.claims()}
+# -- the third line of the proof: a typo-level erratum (the author's copy slip, not damaged text) ------------
+def test_right_tail_limits_is_an_erratum_refuted_inside_its_conditions():
+    e = next(e for e in derivations.errata() if e.id == "laplace.mgf_proof_right_tail_limits")
+    assert verify_inline(e.printed).label == "REFUTED"
+    assert verify_inline(e.corrected).label == "PROVED"
 
 
 def test_right_tail_literal_and_read_limits():
