@@ -61,3 +61,53 @@ citation("hypergeometric_law", "Law of the number of sampled units with a proper
          "Under simple random sampling of n units among N of which t have a property, the number drawn with the "
          "property is hypergeometric: P(Y = y) = C(t, y) C(N - t, n - y) / C(N, n).",
          "W. Feller, An Introduction to Probability Theory and Its Applications I, 3rd ed. (1968), II.6.")
+
+citation(
+    "density_of_independent_sum", "Density of a sum of independent random variables (convolution)",
+    "If U and X are independent and X has density k, then U + X has density z -> E k(z - U): the mixture of the "
+    "shifted densities k(z - u) over the law of U.",
+    "W. Feller, An Introduction to Probability Theory and Its Applications II, 2nd ed. (1971), V.4; "
+    "P. Billingsley, Probability and Measure, 3rd ed. (1995), Sec. 20 (convolution).")
+citation(
+    "integral_monotonicity", "Monotonicity of the integral",
+    "If f <= g pointwise then int f d mu <= int g d mu; for a probability measure int a d mu = a for a constant a.",
+    "W. Rudin, Principles of Mathematical Analysis, 3rd ed. (1976), Thm 6.12(b); P. Billingsley, Probability and "
+    "Measure, 3rd ed. (1995), Sec. 16.")
+citation(
+    "distribution_function_intervals", "Probabilities of intervals from a distribution function",
+    "For a random variable Y with continuous distribution function G, P(a < Y < b) = G(b) - G(a) (a <= b); for an "
+    "increasing bijection phi, P(phi(X) <= u) = P(X <= phi^{-1}(u)).",
+    "P. Billingsley, Probability and Measure, 3rd ed. (1995), Sec. 12 and 14 (distribution functions).")
+citation(
+    "bernoulli_proportion_variance", "Mean and variance of a proportion of independent Bernoulli trials",
+    "The proportion of successes in M independent trials with success probability gamma has mean gamma and "
+    "variance gamma(1 - gamma)/M; estimates from independent runs are independent, so variances of a difference add.",
+    "W. Feller, An Introduction to Probability Theory and Its Applications I, 3rd ed. (1968), IX.4-IX.5 "
+    "(variance of a sum of independent variables; the binomial distribution).")
+citation("pigeonhole_principle", "Pigeonhole principle",
+         "k distinct elements of a finite set B require k <= card B.",
+         "R. A. Brualdi, Introductory Combinatorics, 5th ed. (2010), Sec. 3.1.")
+citation("continuous_positive_integral", "A continuous function positive at a point has a positive integral",
+         "If h is continuous and h(z_0) > 0, then {h > 0} is open, so h >= c > 0 on an interval around "
+         "z_0 and int h_+ dz > 0.",
+         "W. Rudin, Principles of Mathematical Analysis, 3rd ed. (1976), Thm 4.8 (preimages of open sets) "
+         "and Thm 6.12(b) (monotonicity of the integral).")
+citation("linearity_conditional_expectation", "Linearity of expectation; expectation given an event",
+         "For finitely many random variables Y_k and constants a_k, E[sum_k a_k Y_k] = sum_k a_k E[Y_k]; the "
+         "expectation of an indicator is the probability of its event; for an event A with P(A) > 0, "
+         "E[Y | A] = E[Y 1_A]/P(A).",
+         "W. Feller, An Introduction to Probability Theory and Its Applications I, 3rd ed. (1968), V.1 and IX.2 "
+         "(Theorem 1); P. Billingsley, Probability and Measure, 3rd ed. (1995), Sec. 21 and 33.")
+citation("monotone_likelihood_ratio_region", "Likelihood-ratio regions of a monotone likelihood ratio",
+         "If y -> f(y)/g(y) is non-increasing on the union of the supports of two pmfs f, g on the integers "
+         "(+oo where only f is positive, 0 where only g is), then for every c >= 0 the set {y : f(y) >= c g(y)} "
+         "is an initial segment {y <= k*} of that union, and f - c g < 0 on the rest of it.",
+         "E. L. Lehmann, J. P. Romano, Testing Statistical Hypotheses, 3rd ed. (2005), Sec. 3.4 (the proof of "
+         "Thm 3.4.1: for a family with monotone likelihood ratio the likelihood-ratio regions are half-lines).")
+citation("characteristic_function_sum_mixture", "Characteristic functions of independent sums and of mixtures",
+         "The characteristic function of X + Y, X and Y independent, is the product of theirs; that of a mixture "
+         "sum_k pi_k P_k of laws is sum_k pi_k phi_k (linearity of the integral).",
+         "P. Billingsley, Probability and Measure, 3rd ed. (1995), Sec. 26.")
+citation("laplace_mechanism_pure_dp", "The Laplace mechanism",
+         "If f has l1-sensitivity Delta, f(x) + b W with W standard Laplace is (Delta/b)-differentially private.",
+         "C. Dwork, A. Roth, The Algorithmic Foundations of Differential Privacy (2014), Thm 3.6.")

@@ -31,19 +31,12 @@ import itertools
 
 import sympy as sp
 
-from ..engine.core import Claim, Proof, Source, all_of, cite, citation, finding, reading, register
+from ..engine.core import Claim, Proof, Source, all_of, cite, finding, reading, register
 from ..engine.proofs import conclude
 
 R10 = Source("000_3f4b38deb4c4e7bd.txt", "Section 2.4, Result 10 and its proof")
 
 LINEARITY = "linearity_conditional_expectation"
-citation(LINEARITY, "Linearity of expectation; expectation given an event",
-         "For finitely many random variables Y_k and constants a_k, E[sum_k a_k Y_k] = sum_k a_k E[Y_k]; the "
-         "expectation of an indicator is the probability of its event; for an event A with P(A) > 0, "
-         "E[Y | A] = E[Y 1_A]/P(A).",
-         "W. Feller, An Introduction to Probability Theory and Its Applications I, 3rd ed. (1968), V.1 and IX.2 "
-         "(Theorem 1); P. Billingsley, Probability and Measure, 3rd ed. (1995), Sec. 21 and 33.")
-
 # -- readings and findings of Section 2.4 -------------------------------------------------------------------
 reading(
     "htm.r10.statement", R10,

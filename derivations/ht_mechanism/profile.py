@@ -42,10 +42,10 @@ from math import comb
 
 import sympy as sp
 
-from ..engine.core import (Claim, Enumeration, Proof, Source, all_of, citation, cite, is_zero, mechanical,
+from ..engine.core import (Claim, Enumeration, Proof, Source, all_of, cite, is_zero, mechanical,
                            register, zero)
 from ..engine.formulas import formula
-from ..engine.proofs import Parametrization, conclude, conclude_evaluation, has_sign
+from ..engine.proofs import Parametrization, conclude, conclude_evaluation, covers, has_sign
 from .results import RATIOS
 from .srs import hyper
 
@@ -57,22 +57,6 @@ S23 = Source(DOC, "Section 2.3, Result 8 and its proof (SRS, binary data)")
 S23_BERN = Source(DOC, "Section 2.3, Result 8 and its proof (binary data; Bernoulli sampling in place of SRS)")
 S23_R89 = Source(DOC, "Section 2.3, Results 8-9 (delta_{Z_0}(eps) and eps_{Z_0}(0), binary data)")
 ABSTRACT = Source(DOC, "Abstract (the question of the noise scale)")
-
-# -- standard results cited below that the shared list does not hold ---------------------------------------
-citation("monotone_likelihood_ratio_region", "Likelihood-ratio regions of a monotone likelihood ratio",
-         "If y -> f(y)/g(y) is non-increasing on the union of the supports of two pmfs f, g on the integers "
-         "(+oo where only f is positive, 0 where only g is), then for every c >= 0 the set {y : f(y) >= c g(y)} "
-         "is an initial segment {y <= k*} of that union, and f - c g < 0 on the rest of it.",
-         "E. L. Lehmann, J. P. Romano, Testing Statistical Hypotheses, 3rd ed. (2005), Sec. 3.4 (the proof of "
-         "Thm 3.4.1: for a family with monotone likelihood ratio the likelihood-ratio regions are half-lines).")
-citation("characteristic_function_sum_mixture", "Characteristic functions of independent sums and of mixtures",
-         "The characteristic function of X + Y, X and Y independent, is the product of theirs; that of a mixture "
-         "sum_k pi_k P_k of laws is sum_k pi_k phi_k (linearity of the integral).",
-         "P. Billingsley, Probability and Measure, 3rd ed. (1995), Sec. 26.")
-citation("laplace_mechanism_pure_dp", "The Laplace mechanism",
-         "If f has l1-sensitivity Delta, f(x) + b W with W standard Laplace is (Delta/b)-differentially private.",
-         "C. Dwork, A. Roth, The Algorithmic Foundations of Differential Privacy (2014), Thm 3.6.")
-
 
 def _fail(count, why, scope, **where) -> Enumeration:
     return Enumeration(False, count, why, {k: str(v) for k, v in where.items()}, scope=scope)
@@ -490,14 +474,6 @@ def _stated(claim: Claim, cond) -> bool:
     return any(side(c) is not None and is_zero(side(c) - want) for c in claim.conditions)
 
 
-def _covers(param: Parametrization, claim: Claim) -> Proof:
-    """The mechanical check that ``param`` covers the claim's conditions (the claim's own symbols are not new)."""
-    own = set(claim.lhs.free_symbols) | set(claim.rhs.free_symbols)
-    for cnd in claim.conditions:
-        own |= sp.sympify(cnd).free_symbols
-    return param.check(claim.conditions, own)
-
-
 def _atomised(expr):
     """Every binomial coefficient of ``expr`` replaced by its own symbol: a polynomial identity in the
     atoms then holds whatever their values are."""
@@ -640,7 +616,7 @@ def prove_bern_ratio(claim: Claim) -> Proof:
     slope = on_p.apply(sp.diff(claim.rhs, y))
     return all_of(zero(inside, "case y <= t (t = y + j, j >= 0 integer): ratio of binomial pmfs"),
                   zero(edge, "case y = t + 1: C(t, t+1) = 0, both sides 0"),
-                  _covers(on_p, claim),
+                  covers(on_p, claim),
                   mechanical(has_sign(slope, "negative"), f"d/dy (t+1-y)/((t+1)(1-p)) = {slope} < 0 with "
                                                           "p = 1 - pbar, pbar > 0: decreasing in y"),
                   conclude(claim))
@@ -748,7 +724,7 @@ def prove_delta0(claim: Claim) -> Proof:
         bern_difference_steps(BERN_DIFFERENCE),
         zero(reverse - reverse_closed, "reverse closed form with F_{t+1}(j) = F_t(j) - q h_t(j): "
                                        "(1 - F_j + q h_j) - e^eps (1 - F_j) = (1 - e^eps)(1 - F_j) + q h_j"),
-        _covers(on_eps, claim),
+        covers(on_eps, claim),
         mechanical(has_sign(gap_rev, "nonnegative"), f"reverse bound: q h_t(j) - closed form = {sp.factor(gap_rev)} "
                                                      ">= 0 (e^eps = 1 + d, 1 - F_t(j) = G >= 0)"),
         cite("data_processing_hockey_stick", "Z_b = Z_0 + b W with W independent of (X, S) is a post-processing of "
@@ -874,7 +850,7 @@ def prove_scale_monotone(claim: Claim) -> Proof:
     sg = sp.Symbol("sigma", positive=True)
     gcf = sp.integrate(sp.exp(sp.I * s_ * z) * sp.exp(-z**2 / (2 * sg**2)), (z, -sp.oo, sp.oo)) / (sg * sp.sqrt(2 * sp.pi))
     return all_of(
-        _laplace_cf(), _covers(on_b, claim), weights,
+        _laplace_cf(), covers(on_b, claim), weights,
         zero(gcf - sp.exp(-sg**2 * s_**2 / 2), "Gaussian: int e^{isz} phi(z/sigma)/sigma dz = e^{-sigma^2 s^2/2}"),
         zero(sp.exp(-s2_**2 * s_**2 / 2) - sp.exp(-s1_**2 * s_**2 / 2) * sp.exp(-(s2_**2 - s1_**2) * s_**2 / 2),
              "e^{-sigma2^2 s^2/2} = e^{-sigma1^2 s^2/2} e^{-(sigma2^2 - sigma1^2) s^2/2}: for sigma1 <= sigma2, "
@@ -924,7 +900,7 @@ def prove_generic_scale(claim: Claim) -> Proof:
                                              "q the sampling fraction"),
         zero(B_SCALE.subs(eps_p, _AMPL) - b, "the scale formula at the amplified eps of scale b returns b: the two "
                                              "maps are inverse"),
-        _covers(on_q, claim),
+        covers(on_q, claim),
         mechanical(has_sign(slope, "negative"), f"d/db ln(1 + q(e^(Delta/b) - 1)) = {sp.factor(slope)} < 0 "
                                                 "(q = 1/(1 + r), r >= 0): the amplified eps decreases in b, so b is "
                                                 "the only scale that reaches eps"),

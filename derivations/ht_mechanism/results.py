@@ -30,7 +30,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from ..engine.core import (CITATIONS, Claim, Enumeration, Proof, Source, all_of, argue, citation, cite,
+from ..engine.core import (Claim, Enumeration, Proof, Source, all_of, argue, cite,
                            erratum, finding, mechanical, reading, register, zero)
 from ..engine.formulas import formula
 from ..engine.proofs import Parametrization, conclude, conclude_evaluation, has_sign
@@ -41,19 +41,6 @@ DOC = "000_3f4b38deb4c4e7bd.txt"
 
 def _src(where: str) -> Source:
     return Source(DOC, where)
-
-
-# -- named standard results used below (registered once) -------------------------------------------
-if "pigeonhole_principle" not in CITATIONS:
-    citation("pigeonhole_principle", "Pigeonhole principle",
-             "k distinct elements of a finite set B require k <= card B.",
-             "R. A. Brualdi, Introductory Combinatorics, 5th ed. (2010), Sec. 3.1.")
-if "continuous_positive_integral" not in CITATIONS:
-    citation("continuous_positive_integral", "A continuous function positive at a point has a positive integral",
-             "If h is continuous and h(z_0) > 0, then {h > 0} is open, so h >= c > 0 on an interval around "
-             "z_0 and int h_+ dz > 0.",
-             "W. Rudin, Principles of Mathematical Analysis, 3rd ed. (1976), Thm 4.8 (preimages of open sets) "
-             "and Thm 6.12(b) (monotonicity of the integral).")
 
 
 # -- designs and exact laws for the enumerations ----------------------------------------------------

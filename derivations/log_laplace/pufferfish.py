@@ -46,7 +46,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from ..engine.core import (CITATIONS, RELATIONS, Claim, Enumeration, Proof, Source, all_of, argue, citation, cite,
+from ..engine.core import (RELATIONS, Claim, Enumeration, Proof, Source, all_of, argue, cite,
                            erratum, finding, is_zero, mechanical, reading, register, zero)
 from ..engine.formulas import formula
 from ..engine.proofs import Parametrization, conclude, conclude_cases, conclude_evaluation, exhaust, has_sign
@@ -63,35 +63,11 @@ S44 = Source(DOC, "Section 4.4, case study results (Figures 4.4.1 and 4.4.2)")
 ALG432 = Source(DOC, "Section 4.3, algorithm 4.3.2, and Section 4.4 (m = 1000 replicates)")
 
 
-# -- named standard results cited below (registered once) -----------------------------------------
-def _standard_result(key: str, name: str, statement: str, reference: str) -> str:
-    if key not in CITATIONS:
-        citation(key, name, statement, reference)
-    return key
-
-
-CONVOLUTION = _standard_result(
-    "density_of_independent_sum", "Density of a sum of independent random variables (convolution)",
-    "If U and X are independent and X has density k, then U + X has density z -> E k(z - U): the mixture of the "
-    "shifted densities k(z - u) over the law of U.",
-    "W. Feller, An Introduction to Probability Theory and Its Applications II, 2nd ed. (1971), V.4; "
-    "P. Billingsley, Probability and Measure, 3rd ed. (1995), Sec. 20 (convolution).")
-INTEGRAL_MONOTONE = _standard_result(
-    "integral_monotonicity", "Monotonicity of the integral",
-    "If f <= g pointwise then int f d mu <= int g d mu; for a probability measure int a d mu = a for a constant a.",
-    "W. Rudin, Principles of Mathematical Analysis, 3rd ed. (1976), Thm 6.12(b); P. Billingsley, Probability and "
-    "Measure, 3rd ed. (1995), Sec. 16.")
-INTERVAL_PROBABILITY = _standard_result(
-    "distribution_function_intervals", "Probabilities of intervals from a distribution function",
-    "For a random variable Y with continuous distribution function G, P(a < Y < b) = G(b) - G(a) (a <= b); for an "
-    "increasing bijection phi, P(phi(X) <= u) = P(X <= phi^{-1}(u)).",
-    "P. Billingsley, Probability and Measure, 3rd ed. (1995), Sec. 12 and 14 (distribution functions).")
-BERNOULLI_MEAN = _standard_result(
-    "bernoulli_proportion_variance", "Mean and variance of a proportion of independent Bernoulli trials",
-    "The proportion of successes in M independent trials with success probability gamma has mean gamma and "
-    "variance gamma(1 - gamma)/M; estimates from independent runs are independent, so variances of a difference add.",
-    "W. Feller, An Introduction to Probability Theory and Its Applications I, 3rd ed. (1968), IX.4-IX.5 "
-    "(variance of a sum of independent variables; the binomial distribution).")
+# -- named standard results cited below (registered in derivations/engine/citations.py) ----------
+CONVOLUTION = "density_of_independent_sum"
+INTEGRAL_MONOTONE = "integral_monotonicity"
+INTERVAL_PROBABILITY = "distribution_function_intervals"
+BERNOULLI_MEAN = "bernoulli_proportion_variance"
 
 # -- symbols ----------------------------------------------------------------------------------
 x = sp.Symbol("x", real=True)
