@@ -595,7 +595,8 @@ def _symbolic(c: Claim) -> Check:
 
 
 _ASSUMPTIONS = ("positive", "nonnegative", "negative", "nonpositive", "nonzero", "integer", "real",
-                "rational", "finite")
+                "rational", "finite", "even", "odd", "prime", "composite", "extended_positive",
+                "extended_nonnegative", "extended_negative", "extended_nonpositive", "extended_real")
 
 
 def _outside(c: Claim, point: Mapping[sp.Symbol, sp.Expr]) -> str | None:
@@ -610,9 +611,13 @@ def _outside(c: Claim, point: Mapping[sp.Symbol, sp.Expr]) -> str | None:
         return f"no value for {', '.join(missing)}"
     for sym, val in point.items():
         val = sp.sympify(val)
-        if getattr(sym, "is_Symbol", False):
-            for name in _ASSUMPTIONS:
-                if sym.assumptions0.get(name) is True and getattr(val, f"is_{name}") is not True:
+        if val.free_symbols:
+            return f"the value of {sym} is not a number: {val}"
+        if getattr(sym, "is_Symbol", False) or isinstance(sym, sp.Indexed):
+            flags = sym.assumptions0 if getattr(sym, "is_Symbol", False) else \
+                {a: True for a in _ASSUMPTIONS if getattr(sym, f"is_{a}") is True}
+            for name, want in flags.items():
+                if want is True and name not in ("commutative",) and getattr(val, f"is_{name}", None) is not True:
                     return f"{sym} = {val} is not {name}"
     for cond in c.conditions:
         val = sp.sympify(cond).subs(point)

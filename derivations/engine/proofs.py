@@ -23,7 +23,7 @@ from typing import Iterable, Mapping
 
 import sympy as sp
 
-from .core import (RELATIONS, Claim, Enumeration, Proof, Step, _evaluate_at, _outside, is_zero,
+from .core import (RELATIONS, Claim, Enumeration, Proof, Step, _evaluate_at, _outside, all_of, is_zero,
                    mechanical)
 
 # the sign that lhs - rhs must have for each relation
@@ -57,16 +57,19 @@ class Parametrization:
             back = sp.sympify(expr).subs(self.inverse, simultaneous=True)
             if not is_zero(back - old):
                 return mechanical(False, f"forward(inverse) is not the identity on {old}: {back}")
+        claim_symbols = set(claim_symbols)
+        strangers = sorted(str(k) for k in self.forward if k not in claim_symbols)
+        if strangers:
+            return mechanical(False, f"the forward map changes symbols that are not the claim's: {', '.join(strangers)}")
         used = set().union(*(sp.sympify(e).free_symbols for e in self.forward.values()))
-        new_symbols = used - set(claim_symbols) - set(self.forward)
-        missing = sorted(str(n) for n in new_symbols if n not in self.inverse and _constrained(n))
+        new_symbols = used - claim_symbols
+        missing = sorted(str(n) for n in new_symbols if n not in self.inverse)
         if missing:
-            return mechanical(False, f"no inverse given for the new constrained symbols {', '.join(missing)}")
-        for n in sorted(new_symbols & set(self.inverse), key=str):
-            need = ("positive" if n.is_positive else "nonnegative" if n.is_nonnegative else
-                    "negative" if n.is_negative else "nonpositive" if n.is_nonpositive else None)
-            if need is not None and not _implied(sp.sympify(self.inverse[n]), need, conditions):
-                return mechanical(False, f"no stated condition implies that {n} = {self.inverse[n]} is {need}")
+            return mechanical(False, f"no inverse given for the new symbols {', '.join(missing)}")
+        for n in sorted(new_symbols, key=str):
+            why = _inverse_admissible(n, sp.sympify(self.inverse[n]), conditions)
+            if why:
+                return mechanical(False, why)
         return mechanical(True, "the parametrization covers the conditions: forward(inverse) = identity, "
                                 "each new symbol's sign follows from a stated condition")
 
@@ -81,6 +84,62 @@ def _factor_abs(expr: sp.Expr) -> sp.Expr:
     return expr.replace(lambda e: isinstance(e, sp.Abs), lambda e: sp.Abs(sp.factor(sp.cancel(e.args[0]))))
 
 
+_SIGNS = ("positive", "nonnegative", "negative", "nonpositive")
+
+
+def _nonzero_under(expr: sp.Expr, conditions) -> bool:
+    return bool(expr.is_nonzero or _implied(expr, "positive", conditions) or _implied(expr, "negative", conditions))
+
+
+def _real_under(expr: sp.Expr, conditions) -> bool:
+    """``expr`` is real (and defined) at every point of the conditions: sums, products, integer powers of
+    nonzero bases, powers and logarithms of positive arguments, exponentials and hyperbolic functions of
+    real arguments."""
+    expr = sp.sympify(expr)
+    if expr.is_Atom or expr.is_real is True and not expr.has(sp.Pow, sp.log):
+        return expr.is_real is True
+    if isinstance(expr, (sp.Add, sp.Mul)):
+        return all(_real_under(a, conditions) for a in expr.args)
+    if isinstance(expr, sp.Pow):
+        base, ex = expr.args
+        if not (_real_under(base, conditions) and _real_under(ex, conditions)):
+            return False
+        if ex.is_integer:
+            return ex.is_nonnegative is True or _nonzero_under(base, conditions)
+        return _implied(base, "positive", conditions)
+    if isinstance(expr, sp.log):
+        return _real_under(expr.args[0], conditions) and _implied(expr.args[0], "positive", conditions)
+    if isinstance(expr, (sp.exp, sp.sinh, sp.cosh, sp.tanh, sp.Abs)):
+        return _real_under(expr.args[0], conditions)
+    return expr.is_real is True
+
+
+def _inverse_admissible(n: sp.Symbol, inv: sp.Expr, conditions) -> str | None:
+    """Why the value ``inv`` (an expression of the claim's symbols) may fail an assumption of the new symbol
+    ``n`` on the points of the conditions, or None: every assumption of ``n`` must hold, signs by a stated
+    condition or by the claim's assumptions, the others (integer, real, ...) by the claim's assumptions, and
+    every denominator of ``inv`` must be nonzero there."""
+    den = sp.fraction(sp.cancel(sp.together(inv)))[1]
+    if den != 1 and not _nonzero_under(den, conditions):
+        return f"the inverse {inv} of {n} is not shown to be defined (its denominator {den} may vanish)"
+    for name, value in n.assumptions0.items():
+        if not value or name in ("commutative", "hermitian", "complex", "finite", "infinite") or name.startswith("extended_"):
+            continue
+        if name in _SIGNS:
+            ok = _implied(inv, name, conditions)
+        elif name == "nonzero":
+            ok = _nonzero_under(inv, conditions)
+        elif name == "real":
+            ok = _real_under(inv, conditions)
+        elif name in ("zero", "imaginary"):
+            ok = False
+        else:
+            ok = getattr(inv, f"is_{name}") is True
+        if not ok:
+            return f"no stated condition or assumption shows that {n} = {inv} is {name}"
+    return None
+
+
 def _symbols(claim: Claim, conditions) -> set:
     out = set(claim.lhs.free_symbols) | set(claim.rhs.free_symbols)
     for cnd in conditions:
@@ -88,9 +147,9 @@ def _symbols(claim: Claim, conditions) -> set:
     return out
 
 
-def covers(param: Parametrization, claim: Claim, extra_conditions: Iterable = ()) -> Proof:
-    """Mechanical proof that ``param`` covers the claim's conditions (and ``extra_conditions``)."""
-    conditions = tuple(claim.conditions) + tuple(extra_conditions)
+def covers(param: Parametrization, claim: Claim) -> Proof:
+    """Mechanical proof that ``param`` covers the claim's conditions."""
+    conditions = tuple(claim.conditions)
     return param.check(conditions, _symbols(claim, conditions))
 
 
@@ -134,7 +193,10 @@ def _implied(expr: sp.Expr, need: str, conditions, depth: int = 2) -> bool:
             return True   # expr = ratio * g with ratio > 0
     num, den = sp.fraction(sp.cancel(expr))
     if den != 1:
-        return (_implied(num, need, conditions, depth - 1) and _implied(den, "positive", conditions, depth - 1))
+        opposite = "negative" if need == "positive" else "nonpositive"
+        return ((_implied(num, need, conditions, depth - 1) and _implied(den, "positive", conditions, depth - 1))
+                or (_implied(num, opposite, conditions, depth - 1)
+                    and _implied(den, "negative", conditions, depth - 1)))
     return False
 
 
@@ -157,16 +219,16 @@ def has_sign(expr: sp.Expr, need: str) -> bool:
 
 
 def conclude(claim: Claim, param: Parametrization | None = None, certificate: sp.Expr | None = None,
-             extra_conditions: Iterable = ()) -> Proof:
+             *, _case: tuple = ()) -> Proof:
     """Check the claim's own relation.
 
-    ``lhs - rhs`` is formed from the claim; under ``param`` (checked against the claim's conditions
-    and ``extra_conditions``, which must themselves be implied by the caller's case split) it must
+    ``lhs - rhs`` is formed from the claim; under ``param`` (checked against the claim's conditions,
+    and, inside :func:`conclude_split`, the conditions of the case) it must
     vanish (identity) or have the sign the relation states (inequality, sign).  A ``certificate``
     (an expression in the claim's symbols) is first proved equal to ``lhs - rhs`` and its sign is
     then read from the assumptions."""
     steps = Proof()
-    conditions = tuple(claim.conditions) + tuple(extra_conditions)
+    conditions = tuple(claim.conditions) + tuple(_case)
     expr = claim.lhs - claim.rhs
     if claim.kind in ("limit", "divergence"):
         return conclude_evaluation(claim)
@@ -201,6 +263,11 @@ def conclude_cases(claim: Claim, var: sp.Symbol, breakpoints: Iterable[sp.Expr],
     var = b_k + h, for new h, r >= 0, so they cover the line.  ``certificates``: optional, one per
     piece (None where not needed)."""
     bps = [sp.sympify(b) for b in breakpoints]
+    certificates = None if certificates is None else list(certificates)
+    if var.is_real is not True:
+        return _conclusion(claim, False, f"{var} is not a real variable: a split of the real line does not cover it")
+    if certificates is not None and len(list(certificates)) != len(bps) + 1:
+        return _conclusion(claim, False, f"{len(bps) + 1} pieces need {len(bps) + 1} certificates (None where unused)")
     steps = Proof()
     conditions = tuple(claim.conditions)
     if param is not None:
@@ -258,6 +325,39 @@ def _false_on(cond) -> bool:
     return bool(has_sign(g, "nonpositive") if has == "positive" else has_sign(g, "negative"))
 
 
+class Case:
+    """One case of :func:`conclude_split`: the claim under its conditions plus the signs chosen so far."""
+
+    def __init__(self, claim: Claim, conditions: tuple = ()):
+        self.claim, self.conditions = claim, tuple(conditions)
+
+    def conclude(self, param: Parametrization | None = None, certificate: sp.Expr | None = None) -> Proof:
+        """The claim's relation in this case (its conclusion becomes a mechanical step of the split)."""
+        p = conclude(self.claim, param, certificate, _case=self.conditions)
+        last = p.steps[-1]
+        where = ", ".join(map(str, self.conditions)) or "every point"
+        return Proof(*p.steps[:-1], Step("mechanical", f"case {where}: {last.text}", last.ok))
+
+    def split(self, expr: sp.Expr, nonnegative, negative) -> Proof:
+        """Cover this case by expr >= 0 and expr < 0 (expr <= -1 when expr is an integer); each branch is a
+        callable taking the sub-case and returning its proof."""
+        expr = sp.sympify(expr)
+        below = sp.Le(expr, -1) if expr.is_integer else sp.Lt(expr, 0)
+        return all_of(mechanical(True, f"the cases {expr} >= 0 and {below} cover "
+                                       + ("the integers" if expr.is_integer else "the reals")),
+                      nonnegative(Case(self.claim, self.conditions + (sp.Ge(expr, 0),))),
+                      negative(Case(self.claim, self.conditions + (below,))))
+
+
+def conclude_split(claim: Claim, expr: sp.Expr, nonnegative, negative) -> Proof:
+    """The claim's relation on the two sides of the sign of ``expr`` (nested splits through
+    :meth:`Case.split`); each leaf ends in :meth:`Case.conclude`.  The sides cover every point by
+    construction, so the conditions a case adds need no separate argument."""
+    sub = Case(claim).split(expr, nonnegative, negative)
+    return sub + _conclusion(claim, sub.ok, "the stated relation holds in every case of the split"
+                             if sub.ok else "not shown in every case")
+
+
 def conclude_evaluation(claim: Claim) -> Proof:
     """A closed statement, a limit or a divergence: both sides evaluated exactly."""
     lhs = claim.lhs.doit()
@@ -313,7 +413,10 @@ def conclude_termwise(claim: Claim, prove_term) -> Proof:
     sub = prove_term(term)
     last = sub.steps[-1] if sub.steps else None
     tied = last is not None and last.kind == "conclusion" and last.target == term.digest()
-    nonempty = claim.relation in ("==", ">=", "<=") or has_sign(hi - lo, "nonnegative")
+    # a sum with hi < lo - 1 is minus a sum in SymPy's (Karr) convention: require a genuine range, and a
+    # nonempty one for a strict relation
+    nonempty = has_sign(hi - lo + 1, "nonnegative") and (claim.relation in ("==", ">=", "<=")
+                                                        or has_sign(hi - lo, "nonnegative"))
     need = _NEED[claim.relation]
     ok = sub.ok and tied and nonempty
     return sub + _conclusion(claim, ok, f"every term of the sum is {need} (proved above), so is the sum"

@@ -33,7 +33,7 @@ import sympy as sp
 from ..engine.core import (Claim, Enumeration, Proof, Source, all_of, argue, cite,
                            erratum, finding, mechanical, reading, register, zero)
 from ..engine.formulas import formula
-from ..engine.proofs import Parametrization, conclude, conclude_evaluation, has_sign
+from ..engine.proofs import Parametrization, conclude, conclude_evaluation, conclude_split, has_sign
 from .designs import ExactRatio, cmp_ratio, ht, inclusion, poisson, srs, take_all_plus_srs
 
 DOC = "000_3f4b38deb4c4e7bd.txt"
@@ -144,12 +144,6 @@ def kernel(zz, t):
 
 
 # -- proof helpers: a split of one variable at a point, each side concluded on the claim ------------
-def _covers_line() -> Proof:
-    u = sp.Dummy("u", real=True)
-    ok = sp.Union(sp.solveset(u <= 0, u, sp.Reals), sp.solveset(u > 0, u, sp.Reals)) == sp.Reals
-    return mechanical(ok, "the two sides v - a <= 0 and v - a > 0 of the split cover the real line")
-
-
 def _param(forward: dict, inverse: dict, claim: Claim) -> Parametrization:
     """A parametrization; claim symbols that appear in the new expressions unchanged map to themselves."""
     used = set().union(*(sp.sympify(e).free_symbols for e in forward.values()))
@@ -166,9 +160,8 @@ def _split(claim: Claim, var: sp.Symbol, at, lower: tuple = ({}, {}), upper: tup
     k1 = sp.Symbol("k", positive=True)
     low = _param({var: at - k0, **lower[0]}, {k0: at - var, **lower[1]}, claim)
     high = _param({var: at + k1, **upper[0]}, {k1: var - at, **upper[1]}, claim)
-    return all_of(_covers_line(),
-                  conclude(claim, param=low, extra_conditions=(sp.Le(var, at),)),
-                  conclude(claim, param=high, extra_conditions=(sp.Gt(var, at),)))
+    return conclude_split(claim, at - var, lambda case: case.conclude(param=low),
+                          lambda case: case.conclude(param=high))
 
 
 # ================================================================================================
@@ -1114,11 +1107,9 @@ register(Claim(
 def _prove_r4_bound(claim: Claim) -> Proof:
     k = sp.Symbol("k", nonnegative=True)
     k1 = sp.Symbol("k", positive=True)
-    return all_of(_covers_line(),
-                  conclude(claim, param=_param({_mu_p: _mu + k}, {k: _mu_p - _mu}, claim),
-                           extra_conditions=(sp.Ge(_mu_p, _mu),)),
-                  conclude(claim, param=_param({_mu: _mu_p + k1}, {k1: _mu - _mu_p}, claim),
-                           extra_conditions=(sp.Gt(_mu, _mu_p),)))
+    return conclude_split(claim, _mu_p - _mu,
+                          lambda case: case.conclude(param=_param({_mu_p: _mu + k}, {k: _mu_p - _mu}, claim)),
+                          lambda case: case.conclude(param=_param({_mu: _mu_p + k1}, {k1: _mu - _mu_p}, claim)))
 
 
 register(Claim(

@@ -32,7 +32,7 @@ import sympy as sp
 from ..engine.core import (Claim, Enumeration, Proof, Source, all_of, argue, erratum, finding, mechanical,
                            reading, register, zero)
 from ..engine.formulas import formula
-from ..engine.proofs import Parametrization, conclude, has_sign
+from ..engine.proofs import Parametrization, conclude, conclude_split, has_sign
 
 DOC = "000_3f4b38deb4c4e7bd.txt"
 R8 = Source(DOC, "Section 2.3, Result 8 and its proof")
@@ -251,24 +251,17 @@ def support_cases(claim: Claim) -> Proof:
     B >= 0 or B <= -1.  In each case a parametrization by non-negative integers u, v, w fixes every max and min,
     and the claim's own relation is concluded."""
     A, B = t - n, N - 1 - t - n
-    gap = sp.Intersection(sp.S.Integers, sp.Interval.open(-1, 0))
-    integers = all(e.is_integer for e in (A, B, B - A))
-    cover = mechanical(gap is sp.S.EmptySet and integers,
-                       "A = t - n, B = N - 1 - t - n and B - A are integers and no integer lies strictly between -1 "
-                       "and 0, so (B - A >= 0 or B - A <= -1), (A >= 0 or A <= -1), (B >= 0 or B <= -1): the four "
-                       "cases below cover every (N, n, t)")
-    cases = (
-        ((sp.Ge(B - A, 0), sp.Ge(A, 0)),                 # t = n + u, B = A + w
-         {t: n + _u, N: 2 * n + 1 + 2 * _u + _w, n: n}, {_u: A, _w: B - A}),
-        ((sp.Ge(B - A, 0), sp.Le(A, -1)),                # t = n - 1 - u, B = A + w
-         {t: n - 1 - _u, N: 2 * n - 1 - 2 * _u + _w, n: n}, {_u: -1 - A, _w: B - A}),
-        ((sp.Le(B - A, -1), sp.Ge(B, 0)),                # B = v, A = B + 1 + w
-         {t: n + _v + 1 + _w, N: 2 * n + 2 + 2 * _v + _w, n: n}, {_v: B, _w: A - B - 1}),
-        ((sp.Le(B - A, -1), sp.Le(B, -1)),               # B = -1 - v, A = B + 1 + w
-         {t: n + _w - _v, N: 2 * n + _w - 2 * _v, n: n}, {_v: -1 - B, _w: A - B - 1}),
-    )
-    return all_of(cover, *(conclude(claim, param=Parametrization(fw, inv), extra_conditions=extra)
-                           for extra, fw, inv in cases))
+    case1 = ({t: n + _u, N: 2 * n + 1 + 2 * _u + _w, n: n}, {_u: A, _w: B - A})                   # t = n + u, B = A + w
+    case2 = ({t: n - 1 - _u, N: 2 * n - 1 - 2 * _u + _w, n: n}, {_u: -1 - A, _w: B - A})         # t = n - 1 - u
+    case3 = ({t: n + _v + 1 + _w, N: 2 * n + 2 + 2 * _v + _w, n: n}, {_v: B, _w: A - B - 1})    # B = v, A = B + 1 + w
+    case4 = ({t: n + _w - _v, N: 2 * n + _w - 2 * _v, n: n}, {_v: -1 - B, _w: A - B - 1})        # B = -1 - v
+
+    def leaf(fw_inv):
+        return lambda case: case.conclude(param=Parametrization(*fw_inv))
+
+    return conclude_split(claim, B - A,
+                          lambda case: case.split(A, leaf(case1), leaf(case2)),
+                          lambda case: case.split(B, leaf(case3), leaf(case4)))
 
 
 SUPPORT = Claim(

@@ -244,3 +244,81 @@ def test_no_untyped_or_literal_proof_steps_in_the_encodings():
                     re.search(r"\bmechanical\(\s*True\b", line):
                 bad.append(f"{path.relative_to(root)}:{k}: {line.strip()}")
     assert not bad, "\n".join(bad)
+
+
+# ----------------------------------------------------------------------------------------------
+# Soundness: each hole an adversarial review found is a test (a false statement must not be PROVED)
+# ----------------------------------------------------------------------------------------------
+def _claim(lhs, rhs=0, relation="==", conditions=(), proof=None, kind=None):
+    kind = kind or ("identity" if relation == "==" else "inequality")
+    return Claim(id="t.hole", title="", source=SRC, kind=kind, lhs=lhs, rhs=rhs, relation=relation,
+                 conditions=conditions, proof=proof)
+
+
+xr = sp.Symbol("xr", real=True)
+
+
+def test_a_parametrization_must_meet_every_assumption_of_its_new_symbols():
+    t_int = sp.Symbol("t_int", integer=True)
+    c = _claim(sp.cos(sp.pi * xr) ** 2, 1, proof=lambda cl: conclude(cl, Parametrization({xr: t_int}, {t_int: xr})))
+    assert not verify_inline(c).proved                                 # xr need not be an integer
+    w = sp.Symbol("w", real=True)
+    c = _claim(xr, 0, ">=", proof=lambda cl: conclude(cl, Parametrization({xr: w**2}, {w: sp.sqrt(xr)})))
+    assert not verify_inline(c).proved                                 # sqrt(xr) is not real for xr < 0
+    wn = sp.Symbol("wn", real=True, nonzero=True)
+    c = _claim(xr**2, 0, ">", proof=lambda cl: conclude(cl, Parametrization({xr: 1 / wn}, {wn: 1 / xr})))
+    assert not verify_inline(c).proved                                 # the image misses xr = 0
+    y = sp.Symbol("y", positive=True)
+    c = _claim(xr, 0, ">", proof=lambda cl: conclude(cl, Parametrization({xr: y, y: xr}, {y: xr, xr: y})))
+    assert not verify_inline(c).proved                                 # a swap through a foreign symbol
+
+
+def test_case_splits_cover_by_construction_and_pieces_are_all_checked():
+    from derivations.engine.proofs import conclude_split
+    k = sp.Symbol("k", nonnegative=True)
+    k1 = sp.Symbol("k1", positive=True)
+    good = _claim(sp.Abs(xr), 0, ">=", proof=lambda cl: conclude_split(
+        cl, xr, lambda case: case.conclude(Parametrization({xr: k}, {k: xr})),
+        lambda case: case.conclude(Parametrization({xr: -k1}, {k1: -xr}))))
+    assert verify_inline(good).label == "PROVED"
+    one_side = _claim(xr, 0, ">=", proof=lambda cl: conclude_split(
+        cl, xr, lambda case: case.conclude(Parametrization({xr: k}, {k: xr})),
+        lambda case: case.conclude(Parametrization({xr: k}, {k: xr}))))
+    assert not verify_inline(one_side).proved                          # the negative side is not covered
+    few = _claim(xr, 0, "<=", proof=lambda cl: conclude_cases(cl, xr, [0], certificates=[None]))
+    assert not verify_inline(few).proved                               # one certificate for two pieces
+    zc = sp.Symbol("zc")                                               # complex
+    c = _claim(zc**2, 0, ">=", proof=lambda cl: conclude_cases(cl, zc, [0]))
+    assert not verify_inline(c).proved
+
+
+def test_a_sum_over_a_possibly_reversed_range_is_not_proved_termwise():
+    n = sp.Symbol("n", integer=True)
+    k = sp.Symbol("k", integer=True)
+    c = _claim(sp.Sum(1, (k, 1, n)), 0, ">=", kind="sign", proof=lambda cl: conclude_termwise(cl, conclude))
+    assert not verify_inline(c).proved                                 # n = -5 gives -5 (Karr convention)
+
+
+def test_counterexamples_meet_every_assumption_including_indexed_ones():
+    pr = sp.Symbol("pr", prime=True)
+    c = Claim(id="t.cexp", title="", source=SRC, kind="inequality", lhs=pr - 2, rhs=0, relation=">=",
+              counterexample={pr: 1}, expected=False)
+    assert verify_inline(c).label == "ERROR"                           # 1 is not prime
+    qb = sp.IndexedBase("qb", positive=True)
+    c = Claim(id="t.cexq", title="", source=SRC, kind="inequality", lhs=qb[1], rhs=0, relation=">",
+              counterexample={qb[1]: -1}, expected=False)
+    assert verify_inline(c).label == "ERROR"
+    c = Claim(id="t.cexs", title="", source=SRC, kind="inequality", lhs=xr, rhs=0, relation=">",
+              counterexample={xr: sp.Symbol("other")}, expected=False)
+    assert verify_inline(c).label == "ERROR"                           # values must be numbers
+
+
+def test_no_conclusion_is_forged_outside_the_engine():
+    import re
+    from pathlib import Path
+
+    root = Path(derivations.__file__).parent
+    forged = [f"{p}:{k}" for p in root.rglob("*.py") if p.parent.name != "engine"
+              for k, line in enumerate(p.read_text().splitlines(), 1)
+              if re.search(r"Step\(\s*[\"']conclusion", line) or re.search(r"target\s*=", line)]
+    assert not forged, forged
