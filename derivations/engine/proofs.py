@@ -391,7 +391,7 @@ def term_symbol(ix: sp.Indexed) -> sp.Symbol:
     """A symbol standing for one term's value of an indexed quantity, with the same sign assumptions."""
     flags = {a: True for a in ("positive", "nonnegative", "negative", "nonpositive", "real")
              if getattr(ix, f"is_{a}") is True}
-    return sp.Symbol(f"{ix.base.label}_term", **flags)
+    return sp.Symbol(f"{ix.base.label}^{{(k)}}", **flags)   # "the k-th term's value"
 
 
 def conclude_termwise(claim: Claim, prove_term) -> Proof:

@@ -14,8 +14,17 @@ _TEX_ESCAPES = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "_": r"\_", "
                 "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "~": r"\~{}"}
 
 
+# Characters outside ASCII (mostly OCR glyphs quoted in readings) in a form pdflatex sets with the base fonts
+_TEX_UNICODE = {"\u2014": "---", "\u2013": "--", "\u2018": "`", "\u2019": "'", "\u201c": "``", "\u201d": "''",
+                "\u00a7": r"\S{}", "\u00a9": "(c)", "\u00a3": r"\pounds{}", "\u20ac": "EUR", "\ufb01": "fi",
+                "\ufb02": "fl", "\u00a2": "c/"}
+
+
 def tex_escape(text: str) -> str:
-    return re.sub(r"[\\{}_^&%$#~]", lambda m: _TEX_ESCAPES[m.group()], text)
+    """Text for LaTeX: special characters escaped, characters outside ASCII transliterated (or shown as
+    their code point), so that the report compiles with pdflatex and the base fonts."""
+    text = re.sub(r"[\\{}_^&%$#~]", lambda m: _TEX_ESCAPES[m.group()], text)
+    return "".join(ch if ord(ch) < 128 else _TEX_UNICODE.get(ch, f"[U+{ord(ch):04X}]") for ch in text)
 
 
 def display_math(tex: str) -> str:
