@@ -102,10 +102,6 @@ class Proof:
     __slots__ = ("steps",)
 
     def __init__(self, *steps: Step):
-        if len(steps) in (1, 2) and isinstance(steps[0], bool):
-            # the untyped form Proof(ok, ("text", ...)): its steps are arguments until typed
-            ok, texts = steps[0], (steps[1] if len(steps) == 2 else ())
-            steps = tuple(Step("argument", t, ok) for t in texts) or (Step("argument", "", ok),)
         for st in steps:
             if not isinstance(st, Step):
                 raise TypeError(f"a proof is made of Step objects, got {st!r}")

@@ -99,7 +99,7 @@ def test_first_principles_derivation_detects_a_wrong_printed_coefficient():
 # ----------------------------------------------------------------------------------------------
 import pytest  # noqa: E402
 
-from derivations.engine.core import (Step, Proof, argue, cite, erratum, mechanical, zero)  # noqa: E402
+from derivations.engine.core import (Step, Proof, argue, cite, mechanical, zero)  # noqa: E402
 from derivations.engine.proofs import (Parametrization, conclude, conclude_cases, conclude_termwise,  # noqa: E402
                                        exhaust)
 
@@ -223,8 +223,9 @@ def test_a_counterexample_must_lie_inside_the_printed_conditions_and_assumptions
     assert verify_inline(missing).label == "ERROR"
 
 
-def test_untyped_proofs_are_arguments():
-    assert {st.kind for st in Proof(True, ("prose",)).steps} == {"argument"}
+def test_untyped_proof_steps_are_refused():
+    with pytest.raises(TypeError):
+        Proof(True, ("prose",))
     with pytest.raises(ValueError):
         Step("lemma", "x", True)
 
