@@ -1,9 +1,33 @@
-"""Shared helpers of the numeric layer: provenance links and input validation."""
+"""Shared helpers of the numeric layer: provenance links and the one validation layer.
+
+Every public function of :mod:`numeric` and every command of the CLI validates its inputs here.
+A bad input raises :class:`ParameterError` (a ``ValueError``) whose ``param`` attribute names the
+parameter, and whose message starts with that name and states the domain; the CLI maps ``param``
+to its flag (``--epsilon``...).
+"""
 from __future__ import annotations
 
+import math
 from typing import Callable
 
 import numpy as np
+
+#: Memory one call may allocate for arrays whose size grows with its inputs (outputs included).
+MAX_BYTES = 2 << 30
+
+
+class ParameterError(ValueError):
+    """A ``ValueError`` naming the offending parameter (``.param``) and its domain."""
+
+    def __init__(self, param: str, message: str):
+        super().__init__(message)
+        self.param = param
+
+
+def fail(name: str, domain: str, got=None) -> None:
+    """Raise :class:`ParameterError`: ``name must be <domain>[, got <got>]``."""
+    tail = "" if got is None else f", got {got}"
+    raise ParameterError(name, f"{name} must be {domain}{tail}")
 
 
 def provenance(*claim_ids: str) -> Callable:
@@ -18,21 +42,38 @@ def provenance(*claim_ids: str) -> Callable:
     return mark
 
 
-def as_float(name: str, value) -> np.ndarray:
-    """``value`` as a float array; ``ValueError`` naming ``name`` if it is not numeric or has NaN."""
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def as_float(name: str, value, finite: bool = False) -> np.ndarray:
+    """``value`` as a float array; ``ParameterError`` naming ``name`` if it is not real-numeric
+    (strings, booleans, complex, objects), has NaN, or (``finite``) has an infinity."""
+    arr = np.asarray(value) if not isinstance(value, np.ndarray) else value
+    if arr.dtype == bool or arr.dtype.kind in "USOcMmV":
+        if arr.dtype.kind == "O":
+            try:
+                arr = np.asarray(value, dtype=float)
+            except (TypeError, ValueError, OverflowError):
+                fail(name, "real-numeric", _short(value))
+        else:
+            fail(name, "real-numeric (not a boolean, string or complex number)", _short(value))
     try:
-        arr = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be numeric, got {value!r}") from None
+        arr = np.asarray(arr, dtype=float)
+    except (TypeError, ValueError, OverflowError):
+        fail(name, "real-numeric", _short(value))
     if np.isnan(arr).any():
-        raise ValueError(f"{name} must not contain NaN")
+        fail(name, "a number, not NaN")
+    if finite and not np.isfinite(arr).all():
+        fail(name, "finite")
     return arr
 
 
 def require(ok, name: str, domain: str) -> None:
-    """Raise ``ValueError`` naming the parameter and its domain unless ``ok`` holds everywhere."""
+    """Raise ``ParameterError`` naming the parameter and its domain unless ``ok`` holds everywhere."""
     if not np.all(ok):
-        raise ValueError(f"{name} must be {domain}")
+        fail(name, domain)
 
 
 def positive(name: str, value) -> np.ndarray:
@@ -41,11 +82,58 @@ def positive(name: str, value) -> np.ndarray:
     return arr
 
 
-def count(name: str, value, lo: int) -> int:
-    """An integer >= lo (not a bool); ``ValueError`` naming ``name`` otherwise."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lo:
-        raise ValueError(f"{name} must be an integer >= {lo}, got {value!r}")
+def scalar(name: str, value, lo=-math.inf, hi=math.inf, lo_open=False, hi_open=False,
+           finite=True) -> float:
+    """A real scalar in the interval (lo/hi, open or closed as said), as a Python float."""
+    arr = as_float(name, value, finite=finite)
+    if arr.ndim != 0:
+        fail(name, "a real scalar", f"an array of shape {arr.shape}")
+    v = float(arr)
+    below = v <= lo if lo_open else v < lo
+    above = v >= hi if hi_open else v > hi
+    if below or above:
+        fail(name, f"in {'(' if lo_open else '['}{lo:g}, {hi:g}{')' if hi_open else ']'}", _short(value))
+    return v
+
+
+def boolean(name: str, value) -> bool:
+    """``True`` or ``False`` (Python or NumPy booleans only: the string ``'False'`` is refused)."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    fail(name, "True or False", _short(value))
+
+
+def tolerance(name: str, value, lo: float = 1e-15, hi: float = 0.1) -> float:
+    """A relative tolerance in [lo, hi]."""
+    return scalar(name, value, lo, hi)
+
+
+def count(name: str, value, lo: int, hi: int | None = None) -> int:
+    """An integer in [lo, hi] (not a bool, not a float); ``ParameterError`` naming ``name`` otherwise."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        fail(name, f"an integer >= {lo}" if hi is None else f"an integer in [{lo}, {hi}]", _short(value))
+    if value < lo or (hi is not None and value > hi):
+        fail(name, f"an integer >= {lo}" if hi is None else f"an integer in [{lo}, {hi}]", _short(value))
     return int(value)
+
+
+def broadcast(**named) -> list[np.ndarray]:
+    """``np.broadcast_arrays`` of the named arrays; ``ParameterError`` naming them if the shapes clash."""
+    arrays = [np.asarray(v) for v in named.values()]
+    try:
+        return list(np.broadcast_arrays(*arrays))
+    except ValueError:
+        shapes = ", ".join(f"{k} {a.shape}" for k, a in zip(named, arrays))
+        first = next(iter(named))
+        raise ParameterError(first, f"{' and '.join(named)} must broadcast to one shape; got {shapes}") from None
+
+
+def memory(name: str, cells, itemsize: int = 8, what: str = "the result") -> None:
+    """Refuse (naming ``name``) a call whose arrays of ``cells`` items would exceed ``MAX_BYTES``."""
+    need = float(cells) * itemsize
+    if need > MAX_BYTES:
+        raise ParameterError(name, f"{name} is too large: {what} would need {need / 2**30:.3g} GiB "
+                             f"(the limit is {MAX_BYTES / 2**30:g} GiB)")
 
 
 def scalar_out(arr: np.ndarray):
@@ -64,9 +152,11 @@ def per_unit(name: str, value, n: int) -> np.ndarray:
 
 
 def as_rng(rng) -> np.random.Generator:
-    """A ``numpy.random.Generator`` from a Generator or an integer seed (never global state)."""
+    """A ``numpy.random.Generator`` from a Generator or an integer seed >= 0 (never global state)."""
     if isinstance(rng, np.random.Generator):
         return rng
-    if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
+    if isinstance(rng, (int, np.integer)) and not isinstance(rng, (bool, np.bool_)):
+        if rng < 0:
+            fail("rng", "a numpy.random.Generator or an integer seed >= 0", _short(rng))
         return np.random.default_rng(int(rng))
-    raise ValueError(f"rng must be a numpy.random.Generator or an integer seed, got {type(rng).__name__}")
+    fail("rng", "a numpy.random.Generator or an integer seed >= 0", type(rng).__name__)
