@@ -10,19 +10,97 @@
                                                                 the noise scale for (eps, delta), the worst pair
     dpderive profile --design srs --N N --n n --b B [--epsilons 0:2:21] [--plot FILE.png]
                                                                 delta(eps) over a grid
+
+Errors.  A bad argument ends in ONE line on stderr, ``dpderive: --flag: <what is wrong>``, and exit
+status 2 (as argparse does), before any long computation: every flag's domain is checked up front
+by the numeric layer's validation (:mod:`numeric._common`, whose ``ParameterError.param`` is mapped
+to the flag) and every output file's directory is checked before computing.  Nothing is printed on
+stdout before all the results of a command are computed.  Unexpected internal errors are not
+disguised as user errors: they keep their traceback.  When stdout is closed early
+(``dpderive verify | head``) the command stops quietly with exit status 141 (128 + SIGPIPE, what a
+shell reports for a process killed by SIGPIPE, e.g. ``yes | head``).  Progress bars are shown only
+when stderr is a terminal and ``--quiet`` is not given.
 """
 from __future__ import annotations
 
 import argparse
 import fnmatch
 import json
+import math
 import os
+import re
 import sys
 import textwrap
 
-from tqdm import tqdm
+from ._common import ParameterError, as_float, count, require, scalar
+
+#: Python parameter name of the numeric layer -> CLI flag.
+FLAGS = {"N": "--N", "n": "--n", "p": "--p", "m_t": "--m-t", "M_t": "--M-t", "b": "--b",
+         "epsilon": "--epsilon", "epsilons": "--epsilons", "delta": "--delta", "noise": "--noise",
+         "design": "--design", "jobs": "--jobs", "only": "--only", "out": "--out", "json": "--json",
+         "plot": "--plot"}
+#: At most this many values of epsilon in ``profile --epsilons``.
+MAX_EPSILONS = 10_000
+#: Exit status when stdout is closed early (128 + SIGPIPE).
+EXIT_BROKEN_PIPE = 141
 
 
+def _fail(param: str, message: str):
+    """A one-line user error on the flag of ``param`` (``message`` without the flag's name)."""
+    raise ParameterError(param, f"{param} {message}")
+
+
+def _error_line(exc: ParameterError, flags: dict[str, str]) -> str:
+    """``dpderive: --flag: <message>``; the message loses its leading parameter name (the flag says it)."""
+    msg = " ".join(str(exc).split())
+    flag = flags.get(exc.param)
+    if flag is None:
+        return f"dpderive: {msg}"
+    if msg.startswith(exc.param + " "):
+        msg = msg[len(exc.param) + 1:]
+    return f"dpderive: {flag}: {msg}"
+
+
+# -- output files: checked before computing ---------------------------------------------------------
+def _check_output(param: str, path: str | None) -> None:
+    """The file ``path`` can be created or overwritten: its directory exists and is writable."""
+    if path is None:
+        return
+    if not path:
+        _fail(param, "needs a file name")
+    if os.path.isdir(path):
+        _fail(param, f"is a directory, not a file: {path!r}")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        _fail(param, f"cannot write {path!r}: directory {folder!r} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        _fail(param, f"cannot write {path!r}: directory {folder!r} is not writable")
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        _fail(param, f"cannot write {path!r}: the file is not writable")
+
+
+def _check_plot(path: str | None) -> None:
+    if path is None:
+        return
+    _check_output("plot", path)
+    ext = os.path.splitext(path)[1].lower().lstrip(".")
+    if ext:
+        from matplotlib.backend_bases import FigureCanvasBase
+
+        formats = FigureCanvasBase.get_supported_filetypes()
+        if ext not in formats:
+            _fail("plot", f"has an unsupported image format {ext!r} (one of {', '.join(sorted(formats))})")
+
+
+def _write_text(param: str, path: str, text: str) -> None:
+    try:
+        with open(path, "w") as fh:
+            fh.write(text)
+    except OSError as exc:
+        _fail(param, f"cannot write {path!r}: {exc.strerror or exc}")
+
+
+# -- claims -----------------------------------------------------------------------------------------
 def _select(pattern: str | None):
     import derivations
 
@@ -30,14 +108,28 @@ def _select(pattern: str | None):
     if pattern:
         claims = [c for c in claims if fnmatch.fnmatch(c.id, pattern) or pattern in c.id]
         if not claims:
-            raise SystemExit(f"dpderive: no claim matches {pattern!r}")
+            _fail("only", f"matches no claim: {pattern!r} (`dpderive list` lists them)")
     return claims
+
+
+def _jobs(jobs) -> int:
+    return count("jobs", jobs, 1)
+
+
+def _show_progress(quiet: bool) -> bool:
+    """A progress bar only on a terminal (no bar spam in logs and pipes) and without --quiet."""
+    try:
+        return not quiet and sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def _verify(claims, jobs: int, quiet: bool = False):
     from derivations import verify_many
+    from tqdm import tqdm
 
-    bar = tqdm(total=len(claims), desc="verifying", unit="claim", disable=quiet, file=sys.stderr)
+    bar = tqdm(total=len(claims), desc="verifying", unit="claim", disable=not _show_progress(quiet),
+               file=sys.stderr)
 
     def tick(v):
         bar.set_postfix_str(v.claim_id[-40:])
@@ -53,9 +145,13 @@ def cmd_verify(args) -> int:
     from derivations import errata, readings, findings
     from derivations.engine.report import json_report, strength_line, table
 
+    jobs = _jobs(args.jobs)
+    _check_output("json", args.json)
     claims = _select(args.only)
-    verdicts = _verify(claims, args.jobs, args.quiet)
+    verdicts = _verify(claims, jobs, args.quiet)
     by_id = {v.claim_id: v for v in verdicts}
+    if args.json:
+        _write_text("json", args.json, json.dumps(json_report(by_id), indent=2))
     print(table(verdicts))
     shown = [e for e in errata() if e.printed.id in by_id]
     if shown:
@@ -80,8 +176,7 @@ def cmd_verify(args) -> int:
     for v in bad:
         print(f"UNEXPECTED: {v.claim_id}: {v.label}: " + "; ".join(c.detail for c in v.checks))
     if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(json_report(by_id), fh, indent=2)
+        print(f"wrote {args.json}")
     return 1 if bad else 0
 
 
@@ -98,7 +193,7 @@ def cmd_show(args) -> int:
     try:
         c = derivations.get(args.id)
     except KeyError as exc:
-        print(f"dpderive: {exc.args[0]}", file=sys.stderr)
+        print(" ".join(f"dpderive: {exc.args[0]}".split()), file=sys.stderr)
         return 2
     v = _verify([c], 1, quiet=True)[0]
     print(f"{c.id}: {c.title}\nsource:     {c.source}\nkind:       {c.kind}")
@@ -149,11 +244,12 @@ def cmd_findings(args) -> int:
 def cmd_latex(args) -> int:
     from derivations.engine.report import latex_document
 
+    jobs = _jobs(args.jobs)
+    _check_output("out", args.out)
     claims = _select(args.only)
-    verdicts = _verify(claims, args.jobs, args.quiet)
+    verdicts = _verify(claims, jobs, args.quiet)
     text = latex_document({v.claim_id: v for v in verdicts})
-    with open(args.out, "w") as fh:
-        fh.write(text)
+    _write_text("out", args.out, text)
     print(f"wrote {args.out} ({len(verdicts)} claims)")
     return 0 if all(v.ok for v in verdicts) else 1
 
@@ -172,27 +268,74 @@ def cmd_codegen(args) -> int:
     return 0
 
 
+# -- calibrate and profile: every flag validated by the numeric layer before computing -------------
 def _design_domain(args):
     from numeric import SRS, Bernoulli, BinaryDomain
 
     if args.design == "srs":
         if args.n is None:
-            raise SystemExit("dpderive: --n is required with --design srs")
+            _fail("n", "is required with --design srs (the sample size)")
+        if args.p is not None:
+            _fail("p", "applies to --design bernoulli only (--design srs takes --n)")
         design = SRS(args.N, args.n)
     else:
         if args.p is None:
-            raise SystemExit("dpderive: --p is required with --design bernoulli")
+            _fail("p", "is required with --design bernoulli (the inclusion probability)")
+        if args.n is not None:
+            _fail("n", "applies to --design srs only (--design bernoulli takes --p)")
         design = Bernoulli(args.N, args.p)
     return design, BinaryDomain(args.N, args.m_t, args.M_t)
 
 
+def _epsilon(value) -> float:
+    return scalar("epsilon", value, 0.0, math.inf, hi_open=True)
+
+
+def _delta(value) -> float:
+    return scalar("delta", value, 0.0, 1.0, lo_open=True, hi_open=True)
+
+
+def _b(value) -> float:
+    return scalar("b", value, 0.0, math.inf, lo_open=True, hi_open=True)
+
+
+def _number(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        _fail("epsilons", f"must be numbers: {text.strip()!r} is not one")
+
+
 def _grid(text: str):
+    """``LO:HI:COUNT`` (COUNT values from LO to HI, 1 <= COUNT <= MAX_EPSILONS, 0 <= LO <= HI) or a
+    comma-separated list of at most MAX_EPSILONS numbers >= 0; all finite."""
     import numpy as np
 
+    form = f"LO:HI:COUNT or a comma-separated list of numbers, got {text!r}"
     if ":" in text:
-        lo, hi, k = text.split(":")
-        return np.linspace(float(lo), float(hi), int(k))
-    return np.array([float(v) for v in text.split(",")])
+        parts = text.split(":")
+        if len(parts) != 3 or not all(s.strip() for s in parts):
+            _fail("epsilons", f"must be {form}")
+        lo, hi = _number(parts[0]), _number(parts[1])
+        try:
+            k = int(parts[2])
+        except ValueError:
+            _fail("epsilons", f"COUNT must be an integer, got {parts[2].strip()!r}")
+        if not 1 <= k <= MAX_EPSILONS:
+            _fail("epsilons", f"COUNT must be an integer in [1, {MAX_EPSILONS}], got {k}")
+        ends = as_float("epsilons", [lo, hi], finite=True)
+        require(ends >= 0, "epsilons", "made of numbers >= 0")
+        if lo > hi:
+            _fail("epsilons", f"LO must be <= HI in LO:HI:COUNT, got {text!r}")
+        return np.linspace(lo, hi, k)
+    items = text.split(",")
+    if not all(s.strip() for s in items):
+        _fail("epsilons", f"must be {form}")
+    if len(items) > MAX_EPSILONS:
+        _fail("epsilons", f"must have at most {MAX_EPSILONS} values, got {len(items)}")
+    eps = as_float("epsilons", [_number(s) for s in items], finite=True)
+    require(eps >= 0, "epsilons", "made of numbers >= 0")
+    return eps
 
 
 def _describe(design, domain) -> str:
@@ -200,50 +343,44 @@ def _describe(design, domain) -> str:
     return f"{what}; binary data, population total in [{domain.m_t}, {domain.M_t}]"
 
 
-def _guarded(fn):
-    """Run a command; bad parameters end in a one-line message and exit status 2."""
-    def run(args):
-        try:
-            return fn(args)
-        except ValueError as exc:
-            print(f"dpderive: {exc}", file=sys.stderr)
-            return 2
-    return run
-
-
-@_guarded
 def cmd_calibrate(args) -> int:
     from numeric import amplified_laplace_scale, calibrate_scale, worst_pair
 
     design, domain = _design_domain(args)
-    scale = calibrate_scale(design, domain, args.epsilon, args.delta, noise=args.noise)
+    eps, delta = _epsilon(args.epsilon), _delta(args.delta)
+    # Everything is computed before anything is printed.
+    scale = calibrate_scale(design, domain, eps, delta, noise=args.noise)
+    pair = worst_pair(design, domain, scale, eps, noise=args.noise) if scale > 0 else None
+    generic = None
+    if args.noise == "laplace" and eps > 0:
+        generic = amplified_laplace_scale(design, domain, eps)
     name = "sigma" if args.noise == "gaussian" else "b"
     print(_describe(design, domain))
-    print(f"{args.noise} noise, target (eps, delta) = ({args.epsilon:g}, {args.delta:g})")
+    print(f"{args.noise} noise, target (eps, delta) = ({eps:g}, {delta:g})")
     print(f"smallest scale:  {name} = {scale:.10g}")
-    if scale > 0:
-        print(f"worst pair:      {worst_pair(design, domain, scale, args.epsilon, noise=args.noise)}")
+    if pair is not None:
+        print(f"worst pair:      {pair}")
     else:
-        print("no noise needed: the estimate alone meets (eps, delta)")
+        print("no noise needed: the estimate alone meets (eps, delta), but only if the sample stays secret "
+              "(the randomness of sampling is then the only protection)")
     if args.noise == "laplace":
-        generic = amplified_laplace_scale(design, domain, args.epsilon)
-        print(f"generic route (Laplace on the sample + amplification by subsampling): b = {generic:.10g}; "
-              f"exact/generic = {scale / generic:.6g}")
+        head = "generic route (Laplace on the sample + amplification by subsampling)"
+        if generic is None or not math.isfinite(generic):
+            print(f"{head}: no finite scale at eps = {eps:g}")
+        else:
+            print(f"{head}: b = {generic:.10g}; exact/generic = {scale / generic:.6g}")
     return 0
 
 
-@_guarded
 def cmd_profile(args) -> int:
     from numeric import privacy_profile
 
     design, domain = _design_domain(args)
+    b = _b(args.b)
     eps = _grid(args.epsilons)
-    deltas = privacy_profile(design, domain, args.b, eps, noise=args.noise, progress=not args.quiet)
+    _check_plot(args.plot)
+    deltas = privacy_profile(design, domain, b, eps, noise=args.noise, progress=_show_progress(args.quiet))
     name = "sigma" if args.noise == "gaussian" else "b"
-    print(f"{_describe(design, domain)}; {args.noise} noise, {name} = {args.b:g}")
-    print(f"{'epsilon':>12s}  {'delta(epsilon)':>22s}")
-    for e, d in zip(eps, deltas):
-        print(f"{e:12.6g}  {d:22.15e}")
     if args.plot:
         import matplotlib
         matplotlib.use("Agg")
@@ -253,36 +390,71 @@ def cmd_profile(args) -> int:
         ax.plot(eps, deltas, marker=".")
         ax.set_xlabel(r"$\varepsilon$")
         ax.set_ylabel(r"$\delta(\varepsilon)$")
-        ax.set_title(_describe(design, domain) + f"\n{args.noise}, {name} = {args.b:g}", fontsize=8)
+        ax.set_title(_describe(design, domain) + f"\n{args.noise}, {name} = {b:g}", fontsize=8)
         if (deltas > 0).any():
             ax.set_yscale("log")
         fig.tight_layout()
-        fig.savefig(args.plot, dpi=120)
+        try:
+            fig.savefig(args.plot, dpi=120)
+        except OSError as exc:
+            _fail("plot", f"cannot write {args.plot!r}: {exc.strerror or exc}")
+        finally:
+            plt.close(fig)
+    print(f"{_describe(design, domain)}; {args.noise} noise, {name} = {b:g}")
+    print(f"{'epsilon':>12s}  {'delta(epsilon)':>22s}")
+    for e, d in zip(eps, deltas):
+        print(f"{e:12.6g}  {d:22.15e}")
+    if args.plot:
         print(f"wrote {args.plot}")
     return 0
 
 
+# -- the parser -------------------------------------------------------------------------------------
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: ``dpderive: --flag: <message> (see 'dpderive cmd --help')``, exit 2."""
+
+    def error(self, message):
+        m = re.match(r"argument ([^:]+): (.*)", message, re.S)
+        text = f"{m.group(1).split('/')[-1]}: {m.group(2)}" if m else message
+        self.exit(2, " ".join(f"dpderive: {text} (see '{self.prog} --help')".split()) + "\n")
+
+
+def _integer(text: str) -> int:
+    """An integer flag; an integer-valued float such as 1e6 is accepted."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        v = float(text)
+    except ValueError:
+        v = math.nan
+    if math.isfinite(v) and v == int(v):
+        return int(v)
+    raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}")
+
+
 def _design_arguments(sp) -> None:
     sp.add_argument("--design", choices=("srs", "bernoulli"), default="srs")
-    sp.add_argument("--N", type=int, required=True, help="population size")
-    sp.add_argument("--n", type=int, help="sample size (srs)")
+    sp.add_argument("--N", type=_integer, required=True, help="population size")
+    sp.add_argument("--n", type=_integer, help="sample size (srs)")
     sp.add_argument("--p", type=float, help="inclusion probability (bernoulli)")
-    sp.add_argument("--m-t", dest="m_t", type=int, default=0, help="smallest population total (default 0)")
-    sp.add_argument("--M-t", dest="M_t", type=int, default=None, help="largest population total (default N)")
+    sp.add_argument("--m-t", dest="m_t", type=_integer, default=0, help="smallest population total (default 0)")
+    sp.add_argument("--M-t", dest="M_t", type=_integer, default=None, help="largest population total (default N)")
     sp.add_argument("--noise", choices=("laplace", "gaussian"), default="laplace")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="dpderive", description=__doc__.split("\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = _Parser(prog="dpderive", description=__doc__.split("\n")[0],
+                formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="command", required=True)
     jobs = max(1, os.cpu_count() or 1)
 
     v = sub.add_parser("verify", help="verify every claim and list the errata (the main job)")
     v.add_argument("--only", metavar="PATTERN", help="claim ids matching this glob or substring")
     v.add_argument("--json", metavar="FILE", help="write the full results as JSON")
-    v.add_argument("--jobs", type=int, default=jobs, help=f"parallel workers (default {jobs})")
-    v.add_argument("--quiet", action="store_true", help="no progress bar")
+    v.add_argument("--jobs", type=_integer, default=jobs, help=f"parallel workers (default {jobs})")
+    v.add_argument("--quiet", action="store_true", help="no progress bar (none either when stderr is not a terminal)")
     v.set_defaults(func=cmd_verify)
 
     ls = sub.add_parser("list", help="list the claims")
@@ -301,7 +473,7 @@ def build_parser() -> argparse.ArgumentParser:
     lx = sub.add_parser("latex", help="write the LaTeX report of all claims")
     lx.add_argument("--out", required=True, metavar="FILE.tex")
     lx.add_argument("--only", metavar="PATTERN")
-    lx.add_argument("--jobs", type=int, default=jobs)
+    lx.add_argument("--jobs", type=_integer, default=jobs)
     lx.add_argument("--quiet", action="store_true")
     lx.set_defaults(func=cmd_latex)
 
@@ -311,23 +483,51 @@ def build_parser() -> argparse.ArgumentParser:
 
     ca = sub.add_parser("calibrate", help="smallest noise scale meeting (eps, delta) for a sampled HT total")
     _design_arguments(ca)
-    ca.add_argument("--epsilon", type=float, required=True)
-    ca.add_argument("--delta", type=float, required=True)
-    ca.set_defaults(func=cmd_calibrate)
+    ca.add_argument("--epsilon", type=float, required=True, help="finite, >= 0")
+    ca.add_argument("--delta", type=float, required=True, help="in (0, 1)")
+    ca.set_defaults(func=cmd_calibrate, flags={})
 
     pr = sub.add_parser("profile", help="delta(eps) of a sampled HT total over a grid of eps")
     _design_arguments(pr)
-    pr.add_argument("--b", type=float, required=True, help="noise scale (sigma for gaussian)")
-    pr.add_argument("--epsilons", default="0:2:21", help="LO:HI:COUNT or a comma-separated list (default 0:2:21)")
+    pr.add_argument("--b", type=float, required=True, help="noise scale (sigma for gaussian), finite, > 0")
+    pr.add_argument("--epsilons", default="0:2:21",
+                    help=f"LO:HI:COUNT (0 <= LO <= HI, 1 <= COUNT <= {MAX_EPSILONS}) or a comma-separated "
+                         "list of numbers >= 0 (default 0:2:21)")
     pr.add_argument("--plot", metavar="FILE.png", help="save a plot of the profile")
-    pr.add_argument("--quiet", action="store_true", help="no progress bar")
-    pr.set_defaults(func=cmd_profile)
+    pr.add_argument("--quiet", action="store_true", help="no progress bar (none either when stderr is not a terminal)")
+    # the numeric layer calls the grid "epsilon"
+    pr.set_defaults(func=cmd_profile, flags={"epsilon": "--epsilons"})
     return p
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe: send what is left of stdout to /dev/null (no error at interpreter exit)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.func(args)
+    flags = {**FLAGS, **getattr(args, "flags", {})}
+    try:
+        rc = args.func(args)
+        sys.stdout.flush()
+        return rc
+    except ParameterError as exc:
+        print(_error_line(exc, flags), file=sys.stderr)
+        return 2
+    except ValueError as exc:       # the numeric layer's other refusals of an input
+        print(" ".join(f"dpderive: {exc}".split()), file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except KeyboardInterrupt:
+        print("dpderive: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover
