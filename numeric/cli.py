@@ -485,7 +485,7 @@ def build_parser() -> argparse.ArgumentParser:
     _design_arguments(ca)
     ca.add_argument("--epsilon", type=float, required=True, help="finite, >= 0")
     ca.add_argument("--delta", type=float, required=True, help="in (0, 1)")
-    ca.set_defaults(func=cmd_calibrate, flags={})
+    ca.set_defaults(func=cmd_calibrate, flags={}, numeric=True)
 
     pr = sub.add_parser("profile", help="delta(eps) of a sampled HT total over a grid of eps")
     _design_arguments(pr)
@@ -496,7 +496,7 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("--plot", metavar="FILE.png", help="save a plot of the profile")
     pr.add_argument("--quiet", action="store_true", help="no progress bar (none either when stderr is not a terminal)")
     # the numeric layer calls the grid "epsilon"
-    pr.set_defaults(func=cmd_profile, flags={"epsilon": "--epsilons"})
+    pr.set_defaults(func=cmd_profile, flags={"epsilon": "--epsilons"}, numeric=True)
     return p
 
 
@@ -519,8 +519,10 @@ def main(argv: list[str] | None = None) -> int:
     except ParameterError as exc:
         print(_error_line(exc, flags), file=sys.stderr)
         return 2
-    except ValueError as exc:       # the numeric layer's other refusals of an input
-        print(" ".join(f"dpderive: {exc}".split()), file=sys.stderr)
+    except ValueError as exc:
+        if not getattr(args, "numeric", False):
+            raise                   # not a refusal of the numeric layer: a bug keeps its traceback
+        print(" ".join(f"dpderive: {exc}".split()), file=sys.stderr)   # the numeric layer's other refusals
         return 2
     except BrokenPipeError:
         _silence_stdout()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import resource
 import shutil
 import subprocess
@@ -350,6 +349,22 @@ def test_internal_errors_are_not_disguised(capsys, monkeypatch):
     monkeypatch.setattr(numeric, "calibrate_scale", bug)
     with pytest.raises(ZeroDivisionError):
         main(["calibrate", *SRS_100, "--epsilon", "1", "--delta", "0.1"])
+
+    def bad_value(*a, **k):
+        raise ValueError("a bug outside the numeric layer")
+
+    monkeypatch.setattr(cli, "_select", bad_value)
+    with pytest.raises(ValueError):
+        main(["list"])
+
+
+def test_numeric_layer_value_error_is_one_line(capsys, monkeypatch):
+    def refuse(*a, **k):
+        raise ValueError("samples must be a sequence\nof collections")
+
+    monkeypatch.setattr(numeric, "calibrate_scale", refuse)
+    rc, out, err = run(capsys, "calibrate", *SRS_100, "--epsilon", "1", "--delta", "0.1")
+    assert rc == 2 and out == "" and err == "dpderive: samples must be a sequence of collections\n"
 
 
 # -- progress bars ----------------------------------------------------------------------------------
