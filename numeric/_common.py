@@ -160,3 +160,104 @@ def as_rng(rng) -> np.random.Generator:
             fail("rng", "a numpy.random.Generator or an integer seed >= 0", _short(rng))
         return np.random.default_rng(int(rng))
     fail("rng", "a numpy.random.Generator or an integer seed >= 0", type(rng).__name__)
+
+
+def _shape_of(value) -> tuple:
+    """The shape numpy would give ``value`` (read from the array itself: nothing is copied);
+    ``()`` for anything numpy cannot shape (ragged lists...), which ``as_float`` then refuses."""
+    shape = getattr(value, "shape", None)
+    if isinstance(shape, tuple):
+        return shape
+    try:
+        return np.shape(value)
+    except (TypeError, ValueError):
+        return ()
+
+
+def broadcast_shape(**named) -> tuple:
+    """The shape the named inputs broadcast to, found from their shapes alone (nothing is converted
+    or allocated, so a :func:`memory` check can come first).  ``ParameterError`` if the shapes clash;
+    its ``param`` is the first input, in the order given, whose shape does not broadcast with the
+    ones before it, and the message names every input with its shape."""
+    shapes = {k: _shape_of(v) for k, v in named.items()}
+    acc: tuple = ()
+    for k, s in shapes.items():
+        try:
+            acc = np.broadcast_shapes(acc, s)
+        except ValueError:
+            listed = ", ".join(f"{name} {shape}" for name, shape in shapes.items())
+            raise ParameterError(k, f"{k} must broadcast with {' and '.join(n for n in shapes if n != k)}; "
+                                 f"got {listed}") from None
+    return acc
+
+
+def memory_for(arrays: float, itemsize: int = 8, **named) -> tuple:
+    """``broadcast_shape(**named)``, then :func:`memory` for ``arrays`` arrays of that shape, naming the
+    largest input (the first of the largest).  Returns the broadcast shape."""
+    shape = broadcast_shape(**named)
+    cells = math.prod(shape)
+    if cells * arrays * itemsize > MAX_BYTES:
+        sizes = {k: math.prod(_shape_of(v)) for k, v in named.items()}
+        memory(max(sizes, key=sizes.get), cells * arrays, itemsize)
+    return shape
+
+
+def exact_sum(values) -> tuple[float, int]:
+    """The exact sum of a finite float array as ``(m, k)``, sum = m * 2**k with 1/2 <= |m| < 1 (or m = 0
+    exactly when the sum is 0), so that neither an overflowing total (1e308 + 1e308) nor a cancelling
+    one (1 + 1e16 - 1e16) is misjudged.  The terms are divided by a power of two >= max |v| (exact down
+    to 2^-1022 of it) and summed by ``math.fsum`` (correctly rounded, no overflow); when that sum is
+    below 2^-900 they are summed again as exact fractions."""
+    values = np.asarray(values, dtype=float).ravel()
+    top = float(np.max(np.abs(values))) if values.size else 0.0
+    if top == 0:
+        return 0.0, 0
+    e = math.frexp(top)[1]
+    s = math.fsum(np.ldexp(values, -e).tolist())
+    if abs(s) >= 2.0 ** -900:
+        m, k = math.frexp(s)
+        return m, k + e
+    from fractions import Fraction
+
+    exact = sum((Fraction(v) for v in values.tolist()), Fraction(0))
+    if exact == 0:
+        return 0.0, 0
+    k = abs(exact.numerator).bit_length() - exact.denominator.bit_length()
+    m = exact / Fraction(2) ** k          # in [1/4, 2): one more normalisation step
+    m2, k2 = math.frexp(float(m))
+    return m2, k + k2
+
+
+def samples_of(samples, n: int, name: str = "samples") -> list[tuple[int, ...]]:
+    """An explicit design's samples as tuples of distinct integer unit indices in [0, n).
+
+    ``ParameterError`` naming ``name`` if ``samples`` is not a sequence of iterables, or a sample has
+    a non-integer index (1.5, True, '1': never truncated), an index out of range or a repeated unit.
+    A design whose Python lists would exceed the memory limit (about 100 bytes per sample and per unit
+    index) is refused first."""
+    shape = _shape_of(samples) if isinstance(samples, np.ndarray) else None
+    if shape is not None:
+        memory(name, math.prod(shape) + (shape[0] if shape else 0), 100, "the list of samples")
+    elif hasattr(samples, "__len__"):
+        memory(name, len(samples), 100, "the list of samples")
+    try:
+        items = list(samples)
+    except TypeError:
+        fail(name, "a sequence of samples, each an iterable of unit indices", _short(samples))
+    out = []
+    for k, s in enumerate(items):
+        if isinstance(s, (str, bytes)):
+            fail(name, f"made of iterables of integer unit indices (samples[{k}] is a string)")
+        try:
+            units = list(s)
+        except TypeError:
+            fail(name, f"made of iterables of unit indices (samples[{k}] = {_short(s)})")
+        for j in units:
+            if isinstance(j, (bool, np.bool_)) or not isinstance(j, (int, np.integer)):
+                fail(name, f"made of integer unit indices (samples[{k}] contains {_short(j)})")
+            if not 0 <= j < n:
+                fail(name, f"made of unit indices in [0, {n}) (samples[{k}] contains {j})")
+        if len(set(int(j) for j in units)) != len(units):
+            fail(name, f"sets of distinct units (samples[{k}] repeats one)")
+        out.append(tuple(int(j) for j in units))
+    return out

@@ -1,10 +1,35 @@
-"""Laplace and log-Laplace quantities (``004_005a37d6f70bd1b7.txt``, Appendix A.1, Lemma 1)."""
+"""Laplace and log-Laplace quantities (``004_005a37d6f70bd1b7.txt``, Appendix A.1, Lemma 1).
+
+Edges, for every function here: the scale ``b`` of a Laplace law is finite and > 0 (``b = inf``
+is refused where the law itself is evaluated: ``laplace_pdf``, ``laplace_cdf``, ``laplace_mgf``);
+an infinite ``x`` or ``mu`` gives the limit of the formula (0 or 1 for the density and distribution
+function, ``inf`` or 0 for the moments), and where that limit does not exist (``x`` and ``mu``
+infinite with the same sign: |x - mu| is undefined) the call raises ``ParameterError`` naming
+``mu``.  Inputs broadcast together (a shape clash names the parameters) and results larger than
+the memory limit of :mod:`numeric._common` are refused before anything is allocated.
+"""
 from __future__ import annotations
 
 import numpy as np
 
 from . import _generated as gen
-from ._common import as_float, positive, provenance, require, scalar_out
+from ._common import as_float, memory_for, positive, provenance, require, scalar_out
+
+_TEMPS = 6  # float arrays of the broadcast shape alive at once (inputs, kernel temporaries, output)
+
+
+def _finite_scale(b) -> np.ndarray:
+    b = positive("b", b)
+    require(np.isfinite(b), "b", "finite and > 0 (the scale of a Laplace law)")
+    return b
+
+
+def _location(x, mu):
+    """x and mu as float arrays; refuse (naming mu) where both are infinite with the same sign."""
+    x, mu = as_float("x", x), as_float("mu", mu)
+    with np.errstate(invalid="ignore"):
+        require(~np.isnan(x - mu), "mu", "finite where x is infinite with the same sign (|x - mu| is undefined)")
+    return x, mu
 
 
 @provenance("laplace.pdf_normalised")
@@ -13,13 +38,21 @@ def laplace_pdf(x, b, mu=0.0):
 
     Source: 004_005a37d6f70bd1b7.txt, Appendix A.1 (density of Lemma 1).
 
-    Parameters: ``x`` real; ``b > 0`` the scale; ``mu`` real the location.  Broadcasts.
+    Parameters: ``x`` real; ``b > 0`` finite, the scale; ``mu`` real the location.  Broadcast
+    together.  Infinite ``x`` or ``mu`` gives 0 (the limit); ``x`` and ``mu`` infinite with the
+    same sign is refused (naming ``mu``).  A subnormal ``b`` gives ``inf`` at x = mu (1/(2b)
+    overflows) and 0 elsewhere.
 
     >>> float(laplace_pdf(0.0, 1.0))
     0.5
+    >>> float(laplace_pdf(float("inf"), 1.0))
+    0.0
     """
-    b = positive("b", b)
-    return scalar_out(gen.laplace_pdf(as_float("x", x), b, as_float("mu", mu)))
+    memory_for(_TEMPS, x=x, b=b, mu=mu)
+    b = _finite_scale(b)
+    x, mu = _location(x, mu)
+    with np.errstate(over="ignore"):
+        return scalar_out(gen.laplace_pdf(x, b, mu))
 
 
 @provenance("laplace.cdf_left", "laplace.cdf_right")
@@ -27,13 +60,17 @@ def laplace_cdf(x, b, mu=0.0):
     r"""Distribution function of Laplace(mu, b):
     :math:`F(x) = \tfrac12 e^{(x-\mu)/b}` for :math:`x < \mu`, :math:`1 - \tfrac12 e^{-(x-\mu)/b}` otherwise.
 
-    Source: 004_005a37d6f70bd1b7.txt, Appendix B.1.  ``b > 0``.  Returns 0 at ``-inf``, 1 at ``+inf``.
+    Source: 004_005a37d6f70bd1b7.txt, Appendix B.1.  ``b > 0`` finite; broadcast together.
+    Returns 0 at ``x = -inf`` and 1 at ``x = +inf``; ``mu = +inf`` (``-inf``) gives the limit 0 (1)
+    at finite x; ``x`` and ``mu`` infinite with the same sign is refused (naming ``mu``).
 
     >>> float(laplace_cdf(0.0, 2.0))
     0.5
     """
-    b = positive("b", b)
-    x, mu = np.broadcast_arrays(as_float("x", x), as_float("mu", mu))
+    shape = memory_for(_TEMPS, x=x, b=b, mu=mu)
+    b = _finite_scale(b)
+    x, mu = _location(x, mu)
+    x, mu, b = (np.broadcast_to(v, shape) for v in (x, mu, b))
     with np.errstate(over="ignore"):
         return scalar_out(gen.laplace_cdf(x, b, mu))
 
@@ -48,26 +85,47 @@ def laplace_mgf(a, b, mu=0.0):
     Source: 004_005a37d6f70bd1b7.txt, Appendix A.1, Lemma 1.  The printed finite values at
     ab = +-1 are errata (the integral diverges); this function returns ``inf`` there.
 
-    Parameters: ``a`` real, ``b > 0``, ``mu`` real; broadcast together.
+    Parameters: ``a`` real, ``b > 0`` finite, ``mu`` real; broadcast together.  Edges: a = 0 gives
+    1 (e^{0 X} = 1) for every mu, infinite ``mu`` included; for a != 0 an infinite ``a`` or ``mu``
+    gives the limit (``inf`` where |ab| >= 1 or a mu = +inf, 0 where a mu = -inf and |ab| < 1);
+    e^{a mu} beyond the float range gives ``inf``.
 
     >>> float(laplace_mgf(1.0, 0.5))  # 1 / (1 - 1/4)
     1.3333333333333333
     >>> float(laplace_mgf(2.0, 0.5))
     inf
+    >>> float(laplace_mgf(0.0, 0.5, float("inf")))
+    1.0
     """
-    a, b, mu = np.broadcast_arrays(as_float("a", a), positive("b", b), as_float("mu", mu))
+    memory_for(_TEMPS, a=a, b=b, mu=mu)
+    a, b, mu = np.broadcast_arrays(as_float("a", a), _finite_scale(b), as_float("mu", mu))
     finite = np.abs(a * b) < 1
     with np.errstate(over="ignore"):
-        value = gen.laplace_mgf_finite(np.where(finite, a, 0.0), b, mu)
+        # a = 0: E[e^{0 X}] = 1 whatever mu is (0 * inf would be NaN in e^{a mu})
+        value = gen.laplace_mgf_finite(np.where(finite, a, 0.0), b, np.where(a == 0, 0.0, mu))
     return scalar_out(np.where(finite, value, np.inf))
 
 
-def _finite_below(kernel, limit, b, mu):
-    """``kernel(b, mu)`` where ``b < limit`` (the moment exists), ``inf`` elsewhere."""
+def _finite_below(kernel, limit, b, mu, power):
+    """``kernel(b, mu)`` where ``b < limit`` (the moment exists), ``inf`` elsewhere.
+
+    ``kernel(b, mu) = e^{power mu} kernel(b, 0)``.  Where the direct value is not a positive finite
+    number (e^{power mu} over- or underflows, or b^2 underflows against it: 0 * inf), it is
+    evaluated as exp(power mu + ln kernel(b, 0)), with ln kernel(b, 0) for b below 1e-100 taken from
+    b = 1e-100 by its leading power of b (kernel(b, 0)/b^(2 (power - 1)) is constant to double
+    precision there).  Infinite mu gives the limit, inf or 0."""
+    memory_for(_TEMPS, b=b, mu=mu)
     b, mu = np.broadcast_arrays(positive("b", b), as_float("mu", mu))
     finite = b < limit
-    with np.errstate(over="ignore"):
-        value = kernel(np.where(finite, b, limit / 2), mu)
+    bs = np.where(finite, b, limit / 2)
+    with np.errstate(over="ignore", invalid="ignore", under="ignore", divide="ignore"):
+        value = np.array(kernel(bs, mu), dtype=float, ndmin=1).reshape(b.shape)
+        bad = finite & ~((value > 0) & np.isfinite(value))
+        if bad.any():
+            lead = 2 * (power - 1)                        # kernel(b, 0) ~ const * b^lead as b -> 0
+            small = np.maximum(bs[bad], 1e-100)
+            log0 = np.log(kernel(small, 0.0)) + lead * (np.log(bs[bad]) - np.log(small))
+            value[bad] = np.exp(power * mu[bad] + log0)
     return scalar_out(np.where(finite, value, np.inf))
 
 
@@ -78,10 +136,13 @@ def log_laplace_mean(b, mu=0.0):
 
     Source: 004_005a37d6f70bd1b7.txt, Appendix A.1, Lemma 1 with a = 1.
 
+    ``b > 0`` (``b = inf`` gives ``inf`` like every b >= 1); ``mu = +inf`` gives ``inf``, ``-inf``
+    gives 0 (for b < 1); beyond the float range ``inf``.  Broadcast together.
+
     >>> float(log_laplace_mean(0.5))
     1.3333333333333333
     """
-    return _finite_below(gen.log_laplace_mean_finite, 1.0, b, mu)
+    return _finite_below(gen.log_laplace_mean_finite, 1.0, b, mu, 1)
 
 
 @provenance("log_laplace.variance_stable", "ht.second_moment_infinite_at_half", "ht.corollary3")
@@ -96,10 +157,14 @@ def log_laplace_variance(b, mu=0.0):
 
     Source: 004_005a37d6f70bd1b7.txt, Appendix A.1, Lemma 1 (a = 1, 2) and Corollary 3.
 
+    ``b > 0`` (``b = inf`` gives ``inf`` like every b >= 1/2); ``mu = +inf`` gives ``inf``,
+    ``-inf`` gives 0 (for b < 1/2); a subnormal b with a large mu keeps its value (b^2 e^{2 mu} is
+    formed in log space where b^2 underflows).  Broadcast together.
+
     >>> float(log_laplace_variance(0.25))  # 1/(1 - 1/4) - 1/(1 - 1/16)^2
     0.195555555555555...
     """
-    return _finite_below(gen.log_laplace_variance_finite, 0.5, b, mu)
+    return _finite_below(gen.log_laplace_variance_finite, 0.5, b, mu, 2)
 
 
 @provenance("ht.prop4_unbiased", "ht.prop4_unique")
@@ -110,11 +175,13 @@ def bias_correction(b, mu=0.0):
     Theorem 3.2.2 for mu = 0).
 
     Parameters: ``0 < b < 1`` (for ``b >= 1`` the mean of e^X is infinite and no finite
-    correction exists: ``ValueError``); ``mu`` real.
+    correction exists: ``ValueError``); ``mu`` real, broadcast with ``b``.  ``mu = +inf`` gives the
+    limit 0, ``mu = -inf`` gives ``inf``.
 
     >>> float(bias_correction(0.5))
     0.75
     """
+    memory_for(_TEMPS, b=b, mu=mu)
     b, mu = np.broadcast_arrays(positive("b", b), as_float("mu", mu))
     require(b < 1, "b", "in (0, 1): for b >= 1, E[e^X] is infinite and no bias correction exists")
     with np.errstate(over="ignore"):
