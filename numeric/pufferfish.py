@@ -19,14 +19,17 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.optimize import brentq
 
-from ._common import as_float, as_rng, count, provenance, require, scalar_out
+from ._common import (as_float, as_rng, boolean, broadcast_shape, count, exact_sum, memory, provenance,
+                      require, scalar_out)
+
+_TEMPS = 16  # float arrays of the shape of R alive at once in disclosure_risk
 
 _CHUNK = 1 << 16   # replicates per block in simulate_disclosure_risk
 
 
 def _eps_q(epsilon, q):
+    memory("epsilon", math.prod(broadcast_shape(epsilon=epsilon, q=q)) * 4)
     eps = as_float("epsilon", epsilon)
     q = as_float("q", q)
     require(np.isfinite(eps) & (eps > 0), "epsilon", "finite and > 0")
@@ -49,15 +52,18 @@ def pufferfish_scale(epsilon, q, tight=False):
 
     Source: 004_005a37d6f70bd1b7.txt, Section 3.2, Theorem 3.2.2.
 
-    Parameters: ``epsilon`` > 0 and ``q`` in (0, 1), broadcast together.
+    Parameters: ``epsilon`` > 0 finite and ``q`` in (0, 1), broadcast together (a shape clash
+    names them); ``tight`` a boolean.  A scale beyond the float range (a subnormal epsilon) is ``inf``.
 
     >>> float(pufferfish_scale(1.3, 0.15))            # -(4/1.3) ln 0.85
     0.50005824460853...
     >>> float(pufferfish_scale(1.3, 0.15, tight=True))  # (2/1.3) ln(1.15/0.85)
     0.46504749518912...
     """
+    tight = boolean("tight", tight)
     eps, q = _eps_q(epsilon, q)
-    b = 2 * _log_ratio(q) / eps if tight else -4 * np.log1p(-q) / eps
+    with np.errstate(over="ignore"):
+        b = 2 * _log_ratio(q) / eps if tight else -4 * np.log1p(-q) / eps
     return scalar_out(b)
 
 
@@ -69,17 +75,23 @@ def pufferfish_epsilon(b, q):
 
     Source: 004_005a37d6f70bd1b7.txt, Section 3.1 (Definition 3.1.4) and Section 3.2.
 
+    Parameters: ``b`` > 0 finite and ``q`` in (0, 1), broadcast together (a shape clash names
+    them).  An epsilon beyond the float range (a subnormal b) is ``inf``.
+
     >>> float(pufferfish_epsilon(pufferfish_scale(1.3, 0.15), 0.15))  # < 1.3: the printed b is conservative
     1.20898265404890...
     """
+    memory("b", math.prod(broadcast_shape(b=b, q=q)) * 4)
     b = as_float("b", b)
     q = as_float("q", q)
     require(np.isfinite(b) & (b > 0), "b", "finite and > 0")
     require((q > 0) & (q < 1), "q", "in (0, 1)")
-    return scalar_out(2 * _log_ratio(q) / b)
+    with np.errstate(over="ignore"):
+        return scalar_out(2 * _log_ratio(q) / b)
 
 
 def _b_c(p, q, epsilon, tight):
+    tight = boolean("tight", tight)
     p = as_float("p", p)
     require(p.ndim == 0 and 0 < p < 1, "p", "a number in (0, 1)")
     eps, q = _eps_q(epsilon, q)
@@ -95,7 +107,9 @@ def _risk(R, p, b, c):
 
     Each tail probability is e^{-|x|/b}/2 in log space.  Where both limits lie on one side of 0
     (pieces 1 and 3) the risk is the nearer tail times -expm1(-(v - u)/b), with the width
-    v - u = log1p(2p/(1 - p - R)) taken from the exact width 2p: no difference of two near tails."""
+    v - u = log1p(2p/(1 - p - R)) taken from the exact width 2p: no difference of two near tails.
+    Where they straddle 0 (piece 2) it is (-expm1(-v/b) - expm1(u/b))/2 with v = u + width, a sum of
+    two non-negative terms.  R = -inf gives 0 (piece 1, both limits +inf), R = +inf gives 0."""
     R = np.asarray(R, dtype=float)
     lo, hi = 1 - p - R, 1 + p - R
     pos = lo > 0
@@ -108,11 +122,16 @@ def _risk(R, p, b, c):
         right_v = 0.5 * np.exp(-np.maximum(v, 0) / b)        # 1 - F(v), v >= 0
         left_u = np.where(pos, 0.5 * np.exp(np.minimum(u, 0) / b), 0.0)   # F(u), u < 0
         left_v = 0.5 * np.exp(np.minimum(v, 0) / b)          # F(v), v < 0
+        # pieces 2 and 4 (u < 0 <= v): 1 - e^{-v/b}/2 - e^{u/b}/2 = (-expm1(-v/b) - expm1(u/b))/2, a sum of
+        # two non-negative terms (1 - right_v - left_u cancels to nothing when both limits are near 0);
+        # there v = u + width (width exact from 2p), so the small difference v - u keeps its digits
+        v2 = np.where(pos, u + width, v)
+        middle = -0.5 * (np.expm1(-np.maximum(v2, 0) / b) + np.where(pos, np.expm1(np.minimum(u, 0) / b), -1.0))
     out = np.select(
         [hi <= 0, u >= 0, (u < 0) & (v >= 0), v < 0],
         [0.0,
          right_u * shrink,                 # piece 1: both limits >= 0
-         1.0 - right_v - left_u,           # pieces 2 and 4
+         middle,                           # pieces 2 and 4
          left_v * shrink])                 # pieces 3 and 5 (shrink = 1 when the lower limit is -oo)
     return np.clip(out, 0.0, 1.0)
 
@@ -132,12 +151,14 @@ def disclosure_risk(R, p, q, epsilon, tight=False):
 
     Source: 004_005a37d6f70bd1b7.txt, Appendix B.1, Proposition 1 and Corollary B.1.2 (b.1.3).
 
-    Parameters: ``R`` real (any shape); ``p``, ``q`` in (0, 1); ``epsilon`` > 0 with b < 1.
+    Parameters: ``R`` real (any shape; +-inf give 0, the limits); ``p``, ``q`` in (0, 1) scalars;
+    ``epsilon`` > 0 finite with b < 1; ``tight`` a boolean.
 
     >>> b = float(pufferfish_scale(1.5, 0.1)); c = 1 - b * b
     >>> float(disclosure_risk(0.0, 0.15, 0.1, 1.5))  # 1 - ((1.15/c)^(-1/b) + (0.85/c)^(1/b))/2
     0.39738457939247...
     """
+    memory("R", math.prod(broadcast_shape(R=R)) * _TEMPS)
     p, b, c = _b_c(p, q, epsilon, tight)
     R = as_float("R", R)
     return scalar_out(_risk(R, p, b, c))
@@ -150,42 +171,58 @@ def max_disclosure_risk(p, q, epsilon, tight=False):
     f increases on piece 1, is unimodal on piece 2 and decreases afterwards (claim
     ``puff.b13.monotonicity``); on piece 2 its derivative has the sign of the strictly decreasing
 
-    .. math:: g(R) = (1/b - 1)\ln\frac{1-p-R}{c} + (1/b + 1)\ln\frac{1+p-R}{c},
+    .. math:: g(R) = (1/b - 1)\,u + (1/b + 1)\,v, \qquad u = \ln\frac{1-p-R}{c},\ v = \ln\frac{1+p-R}{c},
 
     positive at R = 1 - p - c and negative at the end of piece 2, so the supremum is attained at
-    the unique zero R* of g (``brentq`` in s = ln(1 - p - R), where a zero closer to 1 - p than a
-    float step in R is still resolved; the risk at R* is evaluated from s).  The source says
-    it can only be read off a graph (Remark after Theorem B.2).
+    the unique zero R* of g.  With the width w = v - u = ln(1 + 2p/(1 - p - R)), g = 0 reads
+    u = -(1 + b) w/2, v = (1 - b) w/2, and w is the unique root of
+
+    .. math:: h(w) = w - \ln\big(1 + \tfrac{2p}{c}\, e^{(1+b) w/2}\big),
+
+    increasing (h' in [(1-b)/2, 1]) and concave, with h(ln(1 + 2p/c)) <= 0: Newton's method from
+    there climbs monotonically to the root (quadratic convergence, to the last bit of w).  The
+    supremum is then the piece-2 risk 1 - e^{-v/b}/2 - e^{u/b}/2 written as the sum of two positive
+    terms,
+
+    .. math:: \sup_R f = -\tfrac12\big[\operatorname{expm1}(-(1-b)w/(2b)) + \operatorname{expm1}(-(1+b)w/(2b))\big],
+
+    and R* = (1 - p - c) - c expm1(u): no difference of nearly equal numbers anywhere, so the
+    relative accuracy holds for tiny p too (p = 1e-12: the risk ~1e-12 to the last digits, where
+    1 - (e^{-v/b} + e^{u/b})/2 kept only 5).  The source says the supremum can only be read off a
+    graph (Remark after Theorem B.2).
 
     Source: 004_005a37d6f70bd1b7.txt, Appendix B.2, Theorem B.2 and its Remark.
 
-    Returns ``(sup, argmax)``.
+    Parameters: ``p``, ``q`` in (0, 1) scalars; ``epsilon`` > 0 finite with b < 1; ``tight`` a
+    boolean.  Returns ``(sup, argmax)``.
 
     >>> s, r = max_disclosure_risk(0.15, 0.15, 1.3)   # Figure B.2.1 (a grid of 2e5 points: 0.3422066811 at 0.31218)
     >>> round(s, 9), round(r, 4)
     (0.342206681, 0.3122)
     """
     p, b, c = _b_c(p, q, epsilon, tight)
-    k_lo, k_hi = 1.0 / b - 1.0, 1.0 / b + 1.0
+    alpha = (1.0 + b) / 2
+    log_k = math.log(2 * p) - math.log(c)
 
-    # in s = ln(1 - p - R) (R = 1 - p - e^s): g increases with s, and the zero may lie closer to
-    # R = 1 - p than a float step in R, never in s
-    def g(s):
-        return k_lo * (s - math.log(c)) + k_hi * (np.logaddexp(math.log(2 * p), s) - math.log(c))
+    def h(w):   # h(w) and h'(w); ln(1 + K e^{alpha w}) as logaddexp (no overflow for c -> 0)
+        a = log_k + alpha * w
+        soft = float(np.logaddexp(0.0, a))
+        return w - soft, 1.0 - alpha * math.exp(a - soft)   # h' = 1 - alpha K e^{aw} / (1 + K e^{aw})
 
-    top = math.log(c)                       # R = 1 - p - c: g > 0
-    if c > 2 * p:                           # piece 2 ends at R = 1 + p - c, where g < 0
-        bottom = math.log(c - 2 * p)
-    else:                                   # piece 2 ends at R = 1 - p (s -> -oo, g -> -oo)
-        step = 1.0
-        bottom = top - step
-        while g(bottom) >= 0:
-            step *= 2
-            bottom = top - step
-    s_star = brentq(g, bottom, top, xtol=1e-15, rtol=4 * np.finfo(float).eps, maxiter=500)
-    a_up, a_lo = (2 * p + math.exp(s_star)) / c, math.exp(s_star) / c      # (1+p-R)/c, (1-p-R)/c
-    sup = 1.0 - 0.5 * (a_up ** (-1.0 / b) + a_lo ** (1.0 / b))            # piece 2 at R*
-    return float(sup), float(1 - p - math.exp(s_star))
+    w = math.log1p(2 * p / c)           # h(w) <= 0 here: ln(1 + K e^{alpha w}) >= ln(1 + K)
+    for _ in range(200):
+        value, slope = h(w)
+        step = -value / slope
+        if not step > 0:                # at the root (or h(w) = 0 exactly): the climb has stopped
+            break
+        nxt = w + step
+        if nxt <= w:
+            break
+        w = nxt
+    u = -(1.0 + b) * w / 2
+    sup = -0.5 * (math.expm1(-(1.0 - b) * w / (2 * b)) + math.expm1(-(1.0 + b) * w / (2 * b)))
+    arg = (1.0 - p - c) - c * math.expm1(u)
+    return float(sup), float(arg)
 
 
 @provenance("puff.b13.piece1", "ht.prop4_unbiased")
@@ -197,36 +234,49 @@ def simulate_disclosure_risk(y, j, k, p, q, epsilon, reps, rng, tight=False):
     violation when :math:`\hat Y - y_k` lies within p% of y_j (between y_j(1-p) and y_j(1+p)).
     The standard error is sqrt(gamma (1 - gamma)/reps).  Vectorised in blocks (bounded memory).
 
+    The test is made after division by y_j, as 1 - p <= c e^{X} + R <= 1 + p with
+    R = sum_{i != j,k} y_i / y_j formed from the exact sum of the other contributors: the estimate is
+    scale-invariant (y and 1e300 y give the same draws and the same count), where the sum of the
+    unscaled values overflows at 3 x 1e308.
+
     Source: 004_005a37d6f70bd1b7.txt, Section 4.3, algorithm 4.3.2.
 
     Parameters: ``y`` the contributors' true values (1-d); ``j`` the passive claimant and ``k`` the
     intruder (distinct indices); ``p``, ``q`` in (0, 1); ``epsilon`` > 0 with b < 1; ``reps`` an
-    integer >= 1; ``rng`` a ``numpy.random.Generator`` or an integer seed.
+    integer >= 1; ``rng`` a ``numpy.random.Generator`` or an integer seed >= 0; ``tight`` a boolean.
 
     >>> est, se = simulate_disclosure_risk([10.0, 6.0, 1.0], 1, 0, 0.15, 0.1, 1.5, 100_000, 7)
     >>> abs(est - float(disclosure_risk(1 / 6, 0.15, 0.1, 1.5))) < 5 * se
     True
     """
+    memory("y", math.prod(broadcast_shape(y=y)) * 4)
     y = as_float("y", y)
     require(y.ndim == 1 and y.size >= 2 and np.all(np.isfinite(y)), "y",
             "a one-dimensional array of at least two finite values")
     n = y.size
     for name, idx in (("j", j), ("k", k)):
-        require(isinstance(idx, (int, np.integer)) and not isinstance(idx, bool) and 0 <= idx < n, name,
-                f"an index in 0..{n - 1}")
+        require(isinstance(idx, (int, np.integer)) and not isinstance(idx, (bool, np.bool_)) and 0 <= idx < n,
+                name, f"an index in 0..{n - 1}")
     require(j != k, "k", "a contributor other than the passive claimant j")
     require(y[j] != 0, "y", "non-zero at the passive claimant j (the p% interval is relative to y_j)")
     reps = count("reps", reps, 1)
     p, b, c = _b_c(p, q, epsilon, tight)
     rng = as_rng(rng)
-    rest = float(np.sum(y) - y[j] - y[k])           # the other contributors, known to the intruder
-    lo, hi = sorted((y[j] * (1 - p), y[j] * (1 + p)))
+    # Dividing by y_j: a violation is 1 - p <= c e^{bX} + R <= 1 + p with R = sum_{i != j,k} y_i / y_j
+    # (the inequalities flip twice for y_j < 0).  R is formed from the exact sum of the others
+    # (no overflow of 1e308 + 1e308, no cancellation) as m 2^k / y_j, inf beyond the float range.
+    others = np.delete(y, [j, k])
+    m, e = exact_sum(others)
+    mj, ej = math.frexp(float(y[j]))
+    with np.errstate(over="ignore"):
+        R = float(np.ldexp(m / mj, e - ej)) if m != 0 else 0.0
+    lo, hi = 1 - p, 1 + p
     hits, done = 0, 0
     while done < reps:
-        m = min(_CHUNK, reps - done)
-        remainder = c * np.exp(b * rng.laplace(0.0, 1.0, m)) * y[j] + rest
+        size = min(_CHUNK, reps - done)
+        remainder = c * np.exp(b * rng.laplace(0.0, 1.0, size)) + R
         hits += int(np.count_nonzero((remainder >= lo) & (remainder <= hi)))
-        done += m
+        done += size
     gamma = hits / reps
     return gamma, math.sqrt(gamma * (1 - gamma) / reps)
 
