@@ -65,7 +65,7 @@ def command(*args):
 # -- the commands -----------------------------------------------------------------------------------
 def test_verify_subset_table_errata_and_json(capsys, tmp_path):
     out = tmp_path / "v.json"
-    rc, stdout, err = run(capsys, "verify", "--only", "laplace.mgf_ab_*", "--json", out, "--quiet")
+    rc, stdout, err = run(capsys, "verify", "--only", "laplace.mgf_ab_[pm]*", "--json", out, "--quiet")
     assert rc == 0, stdout + err
     assert "laplace.mgf_ab_plus_one.printed" in stdout and "REFUTED" in stdout
     assert "Errata (2)" in stdout and "counterexample: a = 1, b = 1, mu = 0" in stdout
