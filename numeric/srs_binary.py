@@ -13,13 +13,20 @@ Source: ``000_3f4b38deb4c4e7bd.txt``, Section 2.3 (Results 8 and 9).
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from ._common import as_float, provenance, require, scalar_out
+from ._common import as_float, fail, memory, memory_for, provenance, require, scalar_out
 
 _N_MAX = 2**31 - 1  # every integer product below (at most 2 N^2) is exact in int64
 _BLOCK = 1 << 16  # grid cells per block in srs_binary_delta0 (cache-sized, bounded memory)
 _PAIRS = 1 << 20  # (total, epsilon) pairs per call of _pair_deltas (bounded memory)
+_LD_TEMPS = 24  # 16-byte long double arrays of the broadcast shape alive at once in the log pmf
+#: Work allowed to srs_binary_delta0, in grid cells (a searched total costs about 100 cells of
+#: overhead plus its n + 1 cells; about 4e7 cells a second): about 5 minutes on one core.  Beyond
+#: it the call is refused, naming M_t (too many totals) or n (too wide a grid per total).
+_WORK_MAX = 12e9
 
 # Loader's method runs in numpy's long double (64-bit significand on x86-64, 113 bits on most
 # other Linux platforms) and rounds once to a double at the end, so the log pmf is within about
@@ -46,8 +53,8 @@ _SERIES_V = 0.5  # bd0 by the atanh series for |v| <= 1/2, i.e. x / M in [1/3, 3
 # -- validation -------------------------------------------------------------------------------------
 def _integer(name: str, value, lo, hi, domain: str) -> np.ndarray:
     """``value`` as an int64 array of integers in [lo, hi]; ``ValueError`` naming ``name`` otherwise."""
-    if np.asarray(value).dtype == bool:
-        raise ValueError(f"{name} must be {domain}, got a boolean")
+    if isinstance(value, (bool, np.bool_)) or getattr(value, "dtype", None) == bool:
+        fail(name, domain, "a boolean")
     arr = as_float(name, value)
     require(np.isfinite(arr) & (arr == np.floor(arr)), name, domain)
     require((arr >= lo) & (arr <= hi), name, domain)
@@ -195,6 +202,7 @@ def srs_binary_log_pmf(y, t, N, n):
     >>> float(srs_binary_log_pmf(3, 2, 4, 2))
     -inf
     """
+    memory_for(_LD_TEMPS, 16, y=y, t=t)
     N, n = _design(N, n)
     y = as_float("y", y)
     require(np.isfinite(y) & (y == np.floor(y)), "y", "integer-valued")
@@ -223,6 +231,7 @@ def srs_binary_pmf_ratio(y, t, N, n):
     >>> float(srs_binary_pmf_ratio(0, 2, 6, 2))  # (C(2,0) C(4,2)) / (C(3,0) C(3,2)) = 6/3
     2.0
     """
+    memory_for(8, y=y, t=t)
     N, n = _design(N, n)
     require(N >= 2, "N", ">= 2 (the ratio compares totals t and t + 1 in [0, N])")
     t = _integer("t", t, 0, N - 1, f"an integer in [0, N - 1] = [0, {N - 1}]")
@@ -309,6 +318,7 @@ def _pair_deltas(eps: np.ndarray, t: np.ndarray, N: int, n: int) -> np.ndarray:
 def _pair_deltas_block(c, em1, t, lo, top, k, anchor, N, n):
     """``_pair_deltas`` for rows with top >= lo (the grid y = lo .. top of each row)."""
     width = int((top - lo).max()) + 1
+    memory("n", t.size * width * 10, what="the grid of the pmf (about n/2 numbers per total)")
     base = top - width + 1  # grid column a holds y = base + a (ascending; y < lo where f = 0)
     tf = t[:, None].astype(float)
     y = base[:, None] + np.arange(width, dtype=float)[None, :]
@@ -354,35 +364,88 @@ def srs_binary_delta0(epsilon, N, n, m_t, M_t):
     accuracy about 1e-13, also for tiny delta.  ``epsilon = inf`` gives the limit, the largest
     mass of f_t outside supp f_{t'}.
 
-    Complexity: O(T (n + 1) + T len(epsilon)) time, T <= 2 (M_t - m_t) the number of totals
-    searched (every pair is searched: no shortcut); memory in blocks of ~1e6 numbers.
-    N = 1e5, n = 1e3, [m_t, M_t] = [0, N] (5e7 grid cells) takes about 2 s on one core, 3 s for
-    50 values of epsilon.
+    Structure used before any search (both exact):
+
+    * a range touching 0 or N (m_t = 0 or M_t = N) gives delta = n/N for every eps, ``inf``
+      included: D_t(eps) <= TV(f_t, f_{t+1}) <= n/N (couple the two laws on the same sample: y
+      differs only if the changed unit is drawn, probability n/N), and the pair (1, 0) attains it
+      (f_0 is the point mass at 0, f_1(1) = n/N); likewise (N - 1, N);
+    * eps > eps0 = ``srs_binary_epsilon0(N, n, m_t, M_t)`` (Result 9, with a relative margin of
+      1e-12 for its rounding) gives delta = 0.
+
+    Otherwise every pair is searched: O(T (n + 1) + T len(epsilon)) time, T <= 2 (M_t - m_t) the
+    number of totals, which are generated block by block (never materialised: memory is bounded by
+    the blocks, ~1e6 numbers, whatever N).  N = 1e5, n = 1e3, [m_t, M_t] = [1e3, 99e3] (1e8 grid
+    cells) takes about 2 s on one core.  A search above 1.2e10 grid cells (about 5 minutes; a
+    total counts n + 101 cells) is refused before it starts, naming ``M_t`` (too many totals) or
+    ``n``; a pmf grid per total beyond the memory limit is refused naming ``n``.
 
     Source: 000_3f4b38deb4c4e7bd.txt, Section 2.3, Result 8 (and Result 4 for one pair).
 
-    Parameters: ``epsilon`` >= 0 (scalar or array; the result has its shape); ``N`` an integer in
-    [1, 2^31 - 1]; ``n`` an integer in [1, N]; integers 0 <= m_t < M_t <= N.
+    Parameters: ``epsilon`` >= 0 (scalar or array; the result has its shape; ``inf`` allowed, NaN
+    refused); ``N`` an integer in [1, 2^31 - 1]; ``n`` an integer in [1, N]; integers
+    0 <= m_t < M_t <= N (booleans and non-integral floats refused).
 
     >>> float(srs_binary_delta0(0.0, 4, 2, 1, 3))  # TV(f_1, f_2) by hand: f_1 = (1/2, 1/2), f_2 = (1/6, 2/3, 1/6)
     0.333333333333333...
     >>> float(srs_binary_delta0(np.log(2.0), 4, 2, 1, 3))  # (1/2 - 2/6)_+ at y = 0, by hand
     0.166666666666666...
     """
+    memory("epsilon", math.prod(_shape(epsilon)) * 16)
     eps = as_float("epsilon", epsilon)
     require(eps >= 0, "epsilon", ">= 0")
     N, n = _design(N, n)
     m_t, M_t = _range(N, m_t, M_t)
     if eps.size == 0:
         return np.zeros(eps.shape)
+    if m_t == 0 or M_t == N:
+        # D_t(eps) <= TV(f_t, f_{t+1}) <= P(the changed unit is sampled) = n/N (coupling: same sample,
+        # y differs only if the unit is in it), and the pair (1, 0) attains it at every eps: f_0 is the
+        # point mass at y = 0 and f_1(1) = n/N (the pair (N - 1, N) likewise at y = n - 1).
+        return scalar_out(np.full(eps.shape, n / N))
     flat = eps.ravel()
-    ts = np.union1d(np.arange(m_t, M_t), np.arange(N - M_t, N - m_t)).astype(np.int64)
     best = np.zeros(flat.shape)
-    rows = max(1, _PAIRS // max(1, flat.size))  # totals per call: the thresholds are totals x epsilon
-    for start in range(0, ts.size, rows):
-        D = _pair_deltas(flat, ts[start:start + rows], N, n)
-        best = np.maximum(best, D.max(axis=0))
+    # Result 9: f_t <= e^eps f_t' on every neighbouring pair once eps >= eps0, so delta = 0 there (with
+    # a margin of 1e-12 for the rounding of eps0, closer epsilons are computed)
+    eps0 = float(srs_binary_epsilon0(N, n, m_t, M_t))
+    todo = ~(flat > eps0 * (1 + 1e-12))
+    if not todo.any():
+        return scalar_out(best.reshape(eps.shape))
+    sub = flat[todo]
+    spans = _total_spans(N, m_t, M_t)
+    totals = sum(hi - lo for lo, hi in spans)
+    work = totals * (n + 101.0)
+    if work > _WORK_MAX:
+        name = "M_t" if totals * 101.0 > _WORK_MAX / 2 else "n"
+        fail(name, f"such that the exact search stays within the work limit: {totals} totals in [m_t, M_t] (and their "
+             f"mirror images) times n + 1 = {n + 1} grid cells is {work:.3g} cells (about "
+             f"{work / 4e7 / 60:.0f} minutes), above {_WORK_MAX:.3g}; narrow [m_t, M_t] or use epsilon >= "
+             f"srs_binary_epsilon0 = {eps0:.6g} (delta = 0) or a range touching 0 or N (delta = n/N)")
+    rows = max(1, _PAIRS // sub.size)  # totals per call: the thresholds are totals x epsilon
+    part = np.zeros(sub.shape)
+    for lo, hi in spans:
+        for start in range(lo, hi, rows):
+            ts = np.arange(start, min(start + rows, hi), dtype=np.int64)
+            part = np.maximum(part, _pair_deltas(sub, ts, N, n).max(axis=0))
+    best[todo] = part
     return scalar_out(np.minimum(best, 1.0).reshape(eps.shape))
+
+
+def _shape(value) -> tuple:
+    try:
+        return np.shape(value)
+    except (TypeError, ValueError):
+        return ()
+
+
+def _total_spans(N: int, m_t: int, M_t: int) -> list[tuple[int, int]]:
+    """The totals t whose pair (t, t + 1) is searched, [m_t, M_t - 1] and its mirror
+    [N - M_t, N - 1 - m_t], as half-open spans, merged when they meet (nothing is materialised)."""
+    a, b = (m_t, M_t), (N - M_t, N - m_t)
+    first, second = sorted((a, b))
+    if second[0] <= first[1]:
+        return [(first[0], max(first[1], second[1]))]
+    return [first, second]
 
 
 @provenance("htm.r9.epsilon0", "htm.r8.pmf_ratio")
@@ -409,6 +472,7 @@ def srs_binary_epsilon0(N, n, m_t, M_t):
     >>> float(srs_binary_epsilon0(10, 2, 1, 7))  # m_t < n: supports differ
     inf
     """
+    memory_for(10, N=N, n=n, m_t=m_t, M_t=M_t)
     N = _integer("N", N, 1, _N_MAX, f"an integer in [1, {_N_MAX}]")
     n = _integer("n", n, 1, N, "an integer in [1, N]")
     m_t = _integer("m_t", m_t, 0, N - 1, "an integer in [0, N - 1]")
