@@ -12,9 +12,10 @@ import math
 import numbers
 from fractions import Fraction
 
-import mpmath
+from ._common import as_float, broadcast_shape, fail, memory, provenance, require, samples_of
 
-from ._common import as_float, provenance, require
+#: Python memory per value of x, x' and per sample (a Fraction, its list slot, the atoms' dict entry).
+_BYTES_PER_ITEM = 400
 
 _DPS = 50  # decimal digits of the mpmath evaluation
 _SUM_TOL = Fraction(1, 10**12)  # |sum(probabilities) - 1| allowed
@@ -25,7 +26,7 @@ def _exact(name: str, value) -> Fraction:
     if isinstance(value, Fraction):
         return value
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name} must be a real number, got {value!r}")
+        fail(name, "real numbers", repr(value)[:60])
     if isinstance(value, numbers.Integral):
         return Fraction(int(value))
     value = float(value)
@@ -51,23 +52,6 @@ def _vector(name: str, value, n: int | None = None) -> list[Fraction]:
     return [_exact(name, v) for v in value]
 
 
-def _samples(samples, n: int) -> list[tuple[int, ...]]:
-    """The samples as tuples of distinct unit indices in 0..n-1."""
-    out = []
-    for k, s in enumerate(samples):
-        try:
-            units = list(s)
-        except TypeError:
-            raise ValueError(f"samples must be iterables of unit indices (samples[{k}] = {s!r})") from None
-        for j in units:
-            require(isinstance(j, numbers.Integral) and not isinstance(j, bool), "samples",
-                    f"made of integer unit indices (samples[{k}] contains {j!r})")
-            require(0 <= j < n, "samples", f"made of unit indices in 0..{n - 1} (samples[{k}] contains {j})")
-        require(len(set(units)) == len(units), "samples", f"sets of distinct units (samples[{k}] repeats one)")
-        out.append(tuple(int(j) for j in units))
-    return out
-
-
 def _atoms(samples, probs, pi, x) -> dict[Fraction, Fraction]:
     """Law of the HT estimate t(x, S) = sum_{j in S} x_j / p_j as {atom: probability}, exact.
 
@@ -82,8 +66,10 @@ def _atoms(samples, probs, pi, x) -> dict[Fraction, Fraction]:
     return law
 
 
-def _mp(q: Fraction) -> mpmath.mpf:
-    """An exact Fraction rounded once to the current mpmath precision."""
+def _mp(q: Fraction):
+    """An exact Fraction rounded once to the current mpmath precision (an ``mpmath.mpf``)."""
+    import mpmath
+
     return mpmath.mpf(q.numerator) / q.denominator
 
 
@@ -94,6 +80,8 @@ def _interval_positive_part(u, v, alpha_v, beta_u, b):
     g is monotone when alpha_v beta_u < 0 and of one sign otherwise, so it changes sign at most
     once, at z0 = (u + v)/2 + (b/2) ln(-beta_u/alpha_v).
     """
+    import mpmath
+
     lo, hi = u, v
     if alpha_v <= 0 and beta_u <= 0:
         return mpmath.mpf(0)  # g <= 0 on the whole interval
@@ -111,6 +99,8 @@ def _interval_positive_part(u, v, alpha_v, beta_u, b):
 
 def _delta_laplace(fx, fy, e_eps, b):
     """delta for b > 0: closed-form integral of (f_x - e^eps f_x')_+ split at the sorted atoms."""
+    import mpmath
+
     atoms = sorted(set(fx) | set(fy))
     z = [_mp(t) for t in atoms]
     # kernel weight of each atom in g = f_x - e^eps f_x' (the density of Laplace(t, b) is e^{-|z-t|/b}/(2b))
@@ -159,6 +149,11 @@ def delta_bruteforce(samples, probabilities, x, x_prime, epsilon, b):
     x, x_prime : length-N finite values (ints, floats or Fractions, all taken exactly).
     epsilon : finite, >= 0.  b : finite noise scale, >= 0 (b = 0: no noise, f_x is a pmf).
 
+    Edges: infinite epsilon or b, NaN, booleans, strings and complex numbers are refused naming the
+    parameter; so are samples with a fractional or repeated unit index (never truncated).  The
+    exact arithmetic keeps every value in Python objects: inputs whose fractions would exceed the
+    memory limit (about 400 bytes per value) are refused before conversion.
+
     Any x, x' are accepted; the DP delta of the mechanism is the supremum over neighbours
     (x, x' differing at one unit).  Returns a float.
 
@@ -169,12 +164,16 @@ def delta_bruteforce(samples, probabilities, x, x_prime, epsilon, b):
     >>> delta_bruteforce([(0,), (1,)], [0.5, 0.5], [1, 0], [0, 0], epsilon=0.0, b=0)
     0.5
     """
+    import mpmath
+
     eps = _scalar("epsilon", epsilon)
     scale = _scalar("b", b)
+    for name, value in (("x", x), ("x_prime", x_prime), ("probabilities", probabilities)):
+        memory(name, math.prod(broadcast_shape(**{name: value})), _BYTES_PER_ITEM, "its exact fractions")
     xs = _vector("x", x)
     n = len(xs)
     ys = _vector("x_prime", x_prime, n)
-    units = _samples(samples, n)
+    units = samples_of(samples, n)
     probs = _vector("probabilities", probabilities, len(units))
     require(all(p >= 0 for p in probs), "probabilities", ">= 0")
     require(abs(sum(probs, Fraction(0)) - 1) <= _SUM_TOL, "probabilities", "summing to 1 (within 1e-12)")
