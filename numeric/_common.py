@@ -261,3 +261,14 @@ def samples_of(samples, n: int, name: str = "samples") -> list[tuple[int, ...]]:
             fail(name, f"sets of distinct units (samples[{k}] repeats one)")
         out.append(tuple(int(j) for j in units))
     return out
+
+
+def as_real(name: str, value, finite: bool = False) -> np.ndarray:
+    """:func:`as_float`, with a ragged nested sequence (``[1.0, [2.0]]``, which numpy cannot make an
+    array of) refused by a ``ParameterError`` naming ``name`` like every other non-numeric input."""
+    try:
+        return as_float(name, value, finite)
+    except ParameterError:
+        raise
+    except (TypeError, ValueError):
+        fail(name, "a real number or a rectangular array of real numbers", _short(value))

@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from . import _generated as gen
-from ._common import (as_float, as_rng, boolean, broadcast_shape, count, exact_sum, memory, per_unit,
+from ._common import (as_real, as_rng, boolean, broadcast_shape, count, exact_sum, memory,
                       provenance, require)
 
 #: Random numbers drawn per block in simulate_rse: memory is bounded by a few arrays of this many
@@ -18,11 +18,19 @@ from ._common import (as_float, as_rng, boolean, broadcast_shape, count, exact_s
 _CELLS = 1 << 22
 
 
+def _per_unit(name: str, value, n: int) -> np.ndarray:
+    """A scalar or a length-``n`` array, returned as a length-``n`` float array."""
+    arr = as_real(name, value)
+    if arr.ndim == 0:
+        return np.full(n, float(arr))
+    require(arr.shape == (n,), name, f"a scalar or an array of length {n} (got shape {arr.shape})")
+    return arr
+
 def _values(y, arrays: int) -> np.ndarray:
     """y as a finite one-dimensional float array, refused before allocation when ``arrays`` float
     arrays of its length would exceed the memory limit."""
     memory("y", math.prod(broadcast_shape(y=y)) * arrays)
-    y = as_float("y", y)
+    y = as_real("y", y)
     require(y.ndim == 1, "y", "a one-dimensional array of unit values")
     require(np.isfinite(y), "y", "finite")
     return y
@@ -48,8 +56,8 @@ def _noise_factors(y, perturbed, b, mu, bias_corrected):
     n = y.shape[0]
     perturbed = _mask(perturbed, n)
     bias_corrected = boolean("bias_corrected", bias_corrected)
-    b = per_unit("b", b, n)
-    mu = per_unit("mu", mu, n)
+    b = _per_unit("b", b, n)
+    mu = _per_unit("mu", mu, n)
     require(np.isfinite(mu), "mu", "finite (the location of a Laplace law)")
     require(b[perturbed] > 0, "b", "> 0 at every perturbed unit")
     if np.any(perturbed & (y != 0) & (b >= 0.5)):
@@ -112,10 +120,10 @@ def ht_variance(y, pi, pi_ij, perturbed, b, mu=0.0, bias_corrected=True):
     memory("pi_ij", math.prod(broadcast_shape(pi_ij=pi_ij)) * 6, what="the n x n matrices of the variance")
     y = _values(y, 8)
     n = y.shape[0]
-    pi = as_float("pi", pi)
+    pi = as_real("pi", pi)
     require(pi.shape == (n,), "pi", f"an array of length {n} (the length of y)")
     require((pi > 0) & (pi <= 1), "pi", "in (0, 1]")
-    pij = as_float("pi_ij", pi_ij)
+    pij = as_real("pi_ij", pi_ij)
     require(pij.shape == (n, n), "pi_ij", f"an {n} x {n} matrix")
     require((pij >= 0) & (pij <= 1), "pi_ij", "in [0, 1]")
     require(np.allclose(pij, pij.T, rtol=1e-12, atol=1e-15), "pi_ij", "symmetric")
@@ -224,7 +232,7 @@ def simulate_rse(y, perturbed, b, reps, rng, return_se=False):
     y = _values(y, 6)
     n = y.shape[0]
     mask = _mask(perturbed, n)
-    b = per_unit("b", b, n)[mask]
+    b = _per_unit("b", b, n)[mask]
     require((b > 0) & (b < 1), "b", "in (0, 1) at every perturbed unit (c = 1 - b^2 must be positive)")
     reps = count("reps", reps, 2)
     rng = as_rng(rng)

@@ -18,18 +18,24 @@ import math
 
 import numpy as np
 
-from ._common import (as_float, boolean, broadcast_shape, fail, memory, positive, provenance, require,
+from ._common import (as_real, boolean, broadcast_shape, fail, memory, provenance, require,
                       samples_of, scalar_out)
 
 #: Atoms are at most this large in absolute value, so that every difference of two atoms (and of
 #: a clipped z and an atom) is a finite float.
 _ATOM_MAX = 2.0 ** 1022
+
+def _positive_b(b) -> np.ndarray:
+    b = as_real("b", b)
+    require(b > 0, "b", "> 0")
+    return b
+
 _TEMPS = 8  # float arrays of shape z.shape + (K,) alive at once in the mixture evaluations
 
 
 def _probabilities(probabilities, k: int, of: str) -> np.ndarray:
     """Sample probabilities p(s): ``k`` of them (one per entry of ``of``), >= 0, summing to 1."""
-    p = as_float("probabilities", probabilities, finite=True)
+    p = as_real("probabilities", probabilities, finite=True)
     require(p.shape == (k,), "probabilities", f"an array of the same length as {of} ({k})")
     require(p >= 0, "probabilities", ">= 0")
     require(abs(math.fsum(p.tolist()) - 1.0) <= 1e-12 * max(1, k), "probabilities", "summing to 1")
@@ -37,7 +43,7 @@ def _probabilities(probabilities, k: int, of: str) -> np.ndarray:
 
 
 def _mixture(atoms, probabilities, name="atoms"):
-    t = as_float(name, atoms)
+    t = as_real(name, atoms)
     require(t.ndim == 1 and t.size > 0, name, "a non-empty one-dimensional array")
     require(np.isfinite(t), name, "finite")
     require(np.abs(t) <= _ATOM_MAX, name, "at most 2^1022 in absolute value (differences of atoms must be finite)")
@@ -45,7 +51,7 @@ def _mixture(atoms, probabilities, name="atoms"):
 
 
 def _scale(b) -> float:
-    b = positive("b", b)
+    b = _positive_b(b)
     require(b.ndim == 0, "b", "a real scalar")
     require(np.isfinite(b), "b", "finite and > 0")
     return float(b)
@@ -55,7 +61,7 @@ def _z(z, k: int) -> np.ndarray:
     """z as a float array (NaN refused, +-inf kept), refused before allocation when z.shape + (k,)
     arrays would exceed the memory limit."""
     memory("z", math.prod(broadcast_shape(z=z)) * max(k, 1) * _TEMPS)
-    return as_float("z", z)
+    return as_real("z", z)
 
 
 def _pair(z, atoms_x, atoms_x_prime, probabilities, b):
@@ -129,7 +135,7 @@ def ht_atoms(samples, probabilities, x):
     [4.5, 7.5, 9.0]
     """
     memory("x", math.prod(broadcast_shape(x=x)) * 4)
-    x = as_float("x", x)
+    x = as_real("x", x)
     require(x.ndim == 1 and np.isfinite(x).all(), "x", "a finite one-dimensional array")
     units = samples_of(samples, x.size)
     p = _probabilities(probabilities, len(units), "samples")
@@ -297,11 +303,11 @@ def laplace_mechanism_delta(epsilon, sensitivity, b):
     """
     shape = broadcast_shape(epsilon=epsilon, sensitivity=sensitivity, b=b)
     memory("epsilon", math.prod(shape) * 6)
-    eps = as_float("epsilon", epsilon)
+    eps = as_real("epsilon", epsilon)
     require(eps >= 0, "epsilon", ">= 0")
-    delta = as_float("sensitivity", sensitivity)
+    delta = as_real("sensitivity", sensitivity)
     require(delta >= 0, "sensitivity", ">= 0")
-    b = positive("b", b)
+    b = _positive_b(b)
     require(np.isfinite(b), "b", "finite and > 0")
     eps, delta, b = np.broadcast_arrays(eps, delta, b)
     require(~(np.isinf(eps) & np.isinf(delta)), "sensitivity",

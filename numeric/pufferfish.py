@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from ._common import (as_float, as_rng, boolean, broadcast_shape, count, exact_sum, memory, provenance,
+from ._common import (as_real, as_rng, boolean, broadcast_shape, count, exact_sum, memory, provenance,
                       require, scalar_out)
 
 _TEMPS = 16  # float arrays of the shape of R alive at once in disclosure_risk
@@ -30,8 +30,8 @@ _CHUNK = 1 << 16   # replicates per block in simulate_disclosure_risk
 
 def _eps_q(epsilon, q):
     memory("epsilon", math.prod(broadcast_shape(epsilon=epsilon, q=q)) * 4)
-    eps = as_float("epsilon", epsilon)
-    q = as_float("q", q)
+    eps = as_real("epsilon", epsilon)
+    q = as_real("q", q)
     require(np.isfinite(eps) & (eps > 0), "epsilon", "finite and > 0")
     require((q > 0) & (q < 1), "q", "in (0, 1)")
     return eps, q
@@ -82,8 +82,8 @@ def pufferfish_epsilon(b, q):
     1.20898265404890...
     """
     memory("b", math.prod(broadcast_shape(b=b, q=q)) * 4)
-    b = as_float("b", b)
-    q = as_float("q", q)
+    b = as_real("b", b)
+    q = as_real("q", q)
     require(np.isfinite(b) & (b > 0), "b", "finite and > 0")
     require((q > 0) & (q < 1), "q", "in (0, 1)")
     with np.errstate(over="ignore"):
@@ -92,7 +92,7 @@ def pufferfish_epsilon(b, q):
 
 def _b_c(p, q, epsilon, tight):
     tight = boolean("tight", tight)
-    p = as_float("p", p)
+    p = as_real("p", p)
     require(p.ndim == 0 and 0 < p < 1, "p", "a number in (0, 1)")
     eps, q = _eps_q(epsilon, q)
     require(eps.ndim == 0 and q.ndim == 0, "epsilon", "a scalar (with q a scalar)")
@@ -108,8 +108,8 @@ def _risk(R, p, b, c):
     Each tail probability is e^{-|x|/b}/2 in log space.  Where both limits lie on one side of 0
     (pieces 1 and 3) the risk is the nearer tail times -expm1(-(v - u)/b), with the width
     v - u = log1p(2p/(1 - p - R)) taken from the exact width 2p: no difference of two near tails.
-    Where they straddle 0 (piece 2) it is (-expm1(-v/b) - expm1(u/b))/2 with v = u + width, a sum of
-    two non-negative terms.  R = -inf gives 0 (piece 1, both limits +inf), R = +inf gives 0."""
+    Where they straddle 0 (piece 2) it is (-expm1(-v/b) - expm1(u/b))/2, a sum of two non-negative
+    terms, with v = u + width where |u| <= 1 (tiny p: the width carries the digits).  R = -inf gives 0 (piece 1, both limits +inf), R = +inf gives 0."""
     R = np.asarray(R, dtype=float)
     lo, hi = 1 - p - R, 1 + p - R
     pos = lo > 0
@@ -124,8 +124,9 @@ def _risk(R, p, b, c):
         left_v = 0.5 * np.exp(np.minimum(v, 0) / b)          # F(v), v < 0
         # pieces 2 and 4 (u < 0 <= v): 1 - e^{-v/b}/2 - e^{u/b}/2 = (-expm1(-v/b) - expm1(u/b))/2, a sum of
         # two non-negative terms (1 - right_v - left_u cancels to nothing when both limits are near 0);
-        # there v = u + width (width exact from 2p), so the small difference v - u keeps its digits
-        v2 = np.where(pos, u + width, v)
+        # where |u| <= 1, v = u + width (width exact from 2p), so a small v - u keeps its digits (the
+        # error is eps (|u| + width) instead of eps of ln(hi/c)); farther out ln(hi/c) is the better one
+        v2 = np.where(pos & (np.abs(u) <= 1), u + width, v)
         middle = -0.5 * (np.expm1(-np.maximum(v2, 0) / b) + np.where(pos, np.expm1(np.minimum(u, 0) / b), -1.0))
     out = np.select(
         [hi <= 0, u >= 0, (u < 0) & (v >= 0), v < 0],
@@ -160,7 +161,7 @@ def disclosure_risk(R, p, q, epsilon, tight=False):
     """
     memory("R", math.prod(broadcast_shape(R=R)) * _TEMPS)
     p, b, c = _b_c(p, q, epsilon, tight)
-    R = as_float("R", R)
+    R = as_real("R", R)
     return scalar_out(_risk(R, p, b, c))
 
 
@@ -250,7 +251,7 @@ def simulate_disclosure_risk(y, j, k, p, q, epsilon, reps, rng, tight=False):
     True
     """
     memory("y", math.prod(broadcast_shape(y=y)) * 4)
-    y = as_float("y", y)
+    y = as_real("y", y)
     require(y.ndim == 1 and y.size >= 2 and np.all(np.isfinite(y)), "y",
             "a one-dimensional array of at least two finite values")
     n = y.size
