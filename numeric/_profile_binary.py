@@ -24,13 +24,16 @@ import math
 from abc import ABC, abstractmethod
 
 import numpy as np
-from scipy.special import gammaln
 
-from ._profile_kernels import gaussian_delta_one_change, laplace_delta_uniform
+from ._profile_kernels import LD, U_D, U_LD, gaussian_delta_one_change, laplace_delta_uniform
 
 _EDGE = -80.0          # log pmf allowed at a window edge that is not a support end
-_BOUND_SLACK = 1e-6    # relative slack on the gammaln-based pruning bound (its error is ~1e-9)
-_CELLS = 1 << 22       # window cells per evaluated block (bounded memory)
+_FLOOR = -200.0        # cells whose log pmf is below the row's top minus 200 are dropped (mass < W e^-200)
+_CELLS = 1 << 20       # window cells per evaluated block (bounded memory: ~100 MiB of long doubles)
+_LEAF = 64             # blocks of at most this many totals are evaluated exactly
+_SPLIT = 8             # a block whose bound exceeds the best delta is split in this many parts
+_C_CAP = 700.0         # the double e^eps of the pruning bounds is capped at e^700 (a smaller c only loosens them)
+_EPS_CAP = 1000.0      # e^eps is capped at e^1000 (> any ratio of the kept probabilities): delta only grows
 
 
 class BinaryFamily(ABC):
@@ -73,17 +76,19 @@ class BinaryFamily(ABC):
 
     # -- log pmf rows on a window ------------------------------------------------------------------
     def log_pmf_rows(self, t: np.ndarray, y0: np.ndarray, W: int) -> np.ndarray:
-        """ln f_t(y0 + j), j = 0..W-1, for each row: cumulative sums of the exact log ratios
-        ln f_t(y+1)/f_t(y), normalised to total mass 1 over the window (which holds all but < e^-80)."""
+        """ln f_t(y0 + j), j = 0..W-1, for each row (long double): cumulative sums of the exact log
+        ratios ln f_t(y+1)/f_t(y), normalised to total mass 1 over the window (which holds all but
+        < e^-80); cells more than 200 below the row's top are set to -inf (dropped)."""
         lo, hi = self.support(t)
         y = y0[:, None] + np.arange(W)
         inside = (y >= lo[:, None]) & (y <= hi[:, None])
         with np.errstate(divide="ignore", invalid="ignore"):
-            raw = self.log_step(y[:, :-1], t[:, None])
-        step = np.where(inside[:, :-1] & inside[:, 1:], raw, 0.0)
-        cum = np.concatenate([np.zeros((len(t), 1)), np.cumsum(step, axis=1)], axis=1)
-        cum = np.where(inside, cum, -np.inf)
+            raw = self.log_step(y[:, :-1].astype(LD), t[:, None].astype(LD))
+        step = np.where(inside[:, :-1] & inside[:, 1:], raw, LD(0))
+        cum = np.concatenate([np.zeros((len(t), 1), dtype=LD), np.cumsum(step, axis=1)], axis=1)
+        cum = np.where(inside, cum, LD(-np.inf))
         top = cum.max(axis=1, keepdims=True)
+        cum = np.where(cum - top < _FLOOR, LD(-np.inf), cum)
         return cum - top - np.log(np.sum(np.exp(cum - top), axis=1, keepdims=True))
 
 
@@ -108,8 +113,8 @@ class SRSFamily(BinaryFamily):
         return np.clip((self.n + 1) * (t + 1) // (self.N + 2), lo, hi)
 
     def log_step(self, y, t):
-        N, n = float(self.N), float(self.n)
-        return np.log(((t - y) * (n - y)) / ((y + 1.0) * (N - t - n + y + 1.0)))
+        N, n = LD(self.N), LD(self.n)
+        return np.log(((t - y) * (n - y)) / ((y + 1) * (N - t - n + y + 1)))
 
     def log_h(self, y, t):
         N, n = self.N, self.n
@@ -153,7 +158,7 @@ class BernoulliFamily(BinaryFamily):
         return np.minimum(np.floor((t + 1) * self.p).astype(np.int64), t)
 
     def log_step(self, y, t):
-        return np.log((t - y) / (y + 1.0)) + self._logit
+        return np.log((t - y) / (y + 1)) + LD(self._logit)
 
     def log_h(self, y, t):
         ok = (y >= 0) & (y <= t)
@@ -167,25 +172,151 @@ class BernoulliFamily(BinaryFamily):
 
 
 def _log_comb(m, k):
+    from scipy.special import gammaln
+
     m, k = np.asarray(m, dtype=float), np.asarray(k, dtype=float)
     return gammaln(m + 1) - gammaln(k + 1) - gammaln(m - k + 1)
 
 
-# -- bounds and exact deltas ------------------------------------------------------------------------
-def upper_bounds(fam: BinaryFamily, t: np.ndarray, up: np.ndarray, eps: float) -> np.ndarray:
-    """An upper bound of delta_b(eps) for each pair (t, up) at every b >= 0 (0 in the zero region)."""
-    c = math.exp(eps)
-    bound = np.zeros(len(t))
-    live = np.flatnonzero(~fam.zero(t, eps))
-    t, up = t[live], up[live]
-    y_c, y_d = fam.thresholds(t, c)
-    k = np.where(up, np.floor(y_c), np.ceil(y_d) - 1)
-    k = np.clip(np.nan_to_num(k, nan=0.0, posinf=1e18, neginf=-1e18), -2, t + 2).astype(np.int64)
+def _log_h_slack(N: int) -> float:
+    """Bound on the rounding error of a ``_log_comb`` difference: 3 gammaln values of size at most
+    ln N! <= N ln N + 1, each within 16 ulps."""
+    return 1e-9 + 48 * U_D * (N * math.log(N + 1) + 1)
+
+
+# -- certified pruning bounds -----------------------------------------------------------------------
+def _kstar(fam: "SRSFamily", t: np.ndarray, c: float) -> np.ndarray:
+    """floor(y_c(t)): largest y with f_t(y) >= c f_{t+1}(y) (up to the rounding of y_c, covered by
+    the +-1 of the bounds)."""
+    y_c, _ = fam.thresholds(np.asarray(t, dtype=np.int64), c)
+    return np.clip(np.nan_to_num(np.floor(y_c), nan=0.0, posinf=1e18, neginf=-1e18), -2, np.asarray(t) + 2
+                   ).astype(np.int64)
+
+
+def pair_log_bounds(fam: "SRSFamily", t: np.ndarray, eps: float) -> np.ndarray:
+    """ln of an upper bound of delta_b(eps) of each up pair (t, t+1), every b >= 0 (``-inf`` in the
+    zero region): ln(e^eps q max_{d in -1, 0, 1} h_t(k* + d)) (claim ``profile.delta0_bound``)."""
+    t = np.asarray(t, dtype=np.int64)
+    c = math.exp(min(eps, _C_CAP))
+    k = _kstar(fam, t, c)
+    if eps > _C_CAP:        # the threshold of the capped c is higher: use the maximum of h_t below it
+        k = np.minimum(k, _mode_h(fam, t))
     logh = np.maximum.reduce([fam.log_h(k + d, t) for d in (-1, 0, 1)])
-    bound[live] = fam.q * np.exp(logh + _BOUND_SLACK) * np.where(up, c, 1.0)
-    return bound
+    out = np.minimum(eps + math.log(fam.q) + 1e-12 + logh + _log_h_slack(fam.N), 0.0)
+    return np.where(fam.zero(t, eps), -np.inf, out)
 
 
+def block_log_bound(fam: "SRSFamily", t1: int, t2: int, eps: float) -> float:
+    """ln of an upper bound of delta_b(eps) over the up pairs (t, t+1), t1 <= t <= t2, every b >= 0.
+
+    For each t the bound is e^eps q h_t(k), k <= k*(t) + 1 (``pair_log_bounds``), h_t the law of
+    Hyp(N - 1, t, n - 1).  Over the block:
+
+    * k*(t) + 1 <= K2 = max(k*(t1), k*(t2)) + 1, since y_c(t) is quasi-convex in t (the sign of its
+      derivative is that of (d u + M)^2 - c M (M - n), u = t + 1, M = N + 1, d = c - 1, which
+      increases with u: the maximum over an interval is at an end);
+    * for k <= K2 <= min(n - 1, t1), h_t(k) = h_{t1}(k) prod_{s=t1}^{t-1} r(s, k) with
+      r(s, k) = h_{s+1}(k)/h_s(k) = (s+1)/(s+1-k) * (N-1-s-(n-1)+k)/(N-1-s), decreasing in s and
+      increasing in k, so h_t(k) <= max_{k <= K2} h_{t1}(k) * max(1, r(t1, K2))^(t2 - t1), and the
+      maximum of the unimodal h_{t1} below K2 is at min(K2, mode);
+    * h_t(k) <= M(t) = max_y h_t(y), and M(t) <= M(t1) (N - t1)/(N - t) (t the number of draws of
+      Hyp(N - 1, n - 1, t), the same law: one more draw gives P(Y' = y) = P(Y = y)(1 - beta(y)) +
+      P(Y = y - 1) beta(y - 1), beta(y) = (n - 1 - y)/(N - 1 - t), whose coefficients sum to
+      1 + 1/(N - 1 - t)); likewise M(t) <= M(t2) (t2 + 1)/(t + 1) from M(t) = M(N - 1 - t);
+    * the block is in the zero region when both ends are (each of the two ln-ratios of
+      ``SRSFamily.zero`` is monotone in t).
+    """
+    if t1 == t2:
+        return float(pair_log_bounds(fam, np.array([t1]), eps)[0])
+    ends = np.array([t1, t2], dtype=np.int64)
+    if fam.zero(ends, eps).all():
+        return -np.inf
+    c = math.exp(min(eps, _C_CAP))        # a smaller c only raises K2: still an upper bound
+    K2 = int(_kstar(fam, ends, c).max()) + 1
+    N1, n1 = fam.N - 1, fam.n - 1
+    top = eps + math.log(fam.q) + 1e-12    # q = n/N is a rounded double
+    slack = _log_h_slack(fam.N)
+    log_m = _log_max_h(fam, ends)
+    envelope = top + slack + min(log_m[0] + math.log((N1 - t1 + 1) / (N1 - t2 + 1)) if t2 <= N1 else np.inf,
+                                 log_m[1] + math.log((t2 + 1) / (t1 + 1)))
+    return min(envelope, _tail_bound(fam, t1, t2, K2, top, slack), 0.0)
+
+
+def _mode_h(fam: "SRSFamily", t: np.ndarray) -> np.ndarray:
+    N1, n1 = fam.N - 1, fam.n - 1
+    lo, hi = np.maximum(0, n1 + t - N1), np.minimum(n1, t)
+    return np.clip((n1 + 1) * (t + 1) // (N1 + 2), lo, hi)
+
+
+def _log_max_h(fam: "SRSFamily", t: np.ndarray) -> np.ndarray:
+    """ln max_y h_t(y) (up to the gammaln rounding): at the mode of Hyp(N - 1, t, n - 1), +-1."""
+    N1, n1 = fam.N - 1, fam.n - 1
+    lo, hi = np.maximum(0, n1 + t - N1), np.minimum(n1, t)
+    mode = _mode_h(fam, t)
+    return np.maximum.reduce([fam.log_h(np.clip(mode + d, lo, hi), t) for d in (-1, 0, 1)])
+
+
+def _mechanism_delta(x: float, h: float, b: float, noise: str) -> float:
+    """delta at ratio e^x of the pair (K(. - h), K) of one kernel shifted by h (either order): the
+    Laplace mechanism max(0, 1 - e^{(x - h/b)/2}) (claim ``htm.census.delta``), the Gaussian one
+    Phi(h/(2s) - x s/h) - e^x Phi(-h/(2s) - x s/h) (Balle & Wang 2018, Theorem 8), 1 at b = 0."""
+    if b == 0:
+        return 1.0
+    if noise == "laplace":
+        return max(0.0, -math.expm1((x - h / b) / 2))
+    from scipy.special import ndtr
+
+    r, s = h / b, x * b / h
+    return max(0.0, float(ndtr(r / 2 - s) - math.exp(min(x, 700.0)) * ndtr(-r / 2 - s)))
+
+
+def noise_bound(fam: "SRSFamily", t1: int, t2: int, eps: float, b: float, noise: str) -> float:
+    """An upper bound of delta_b(eps) over the up pairs (t, t+1), t1 <= t <= t2, that uses the noise.
+
+    With unit i the one that changes, f_t = (1 - q) G + q H and f_{t+1} = (1 - q) G + q H_h: G (H)
+    the law of the estimate from the other units when i is not (is) sampled, H_h = H shifted by
+    the spacing h.  The pmfs satisfy G >= kappa H, kappa = max(0, 1 - t/(N - n)) (their ratio
+    increases in y and is (N - t - n)/(N - n) at y = 0), so, with c = e^eps >= 1,
+
+        f_t - c f_{t+1} <= q (a H - c H_h),  a = 1 - (c - 1)(1 - q) kappa / q,
+
+    and a H - c H_h is the pair (K, K(. - h)) at ratio c/a followed by the same independent
+    addition, so by the data-processing inequality delta <= q a delta_K(ln(c/a)) (0 if a <= 0),
+    increasing in a, hence in t.  The mirror image (the down pair at N - 1 - t, same delta) gives
+    delta <= q delta_K(ln c'), c' = c + (c - 1)(1 - q) kappa'/q, kappa' = max(0, (t + 1 - n)/(N - n)),
+    decreasing in t.  Each is taken at the worst end of the block."""
+    N, n, q, h = fam.N, fam.n, fam.q, fam.spacing
+    if n == N:
+        return 1.0
+    c = math.exp(min(eps, _C_CAP))
+    k_up = max(0.0, 1 - t2 / (N - n))
+    a = 1 - (c - 1) * (1 - q) * k_up / q
+    up = 0.0 if a <= 0 else q * a * _mechanism_delta(math.log(c / a), h, b, noise)
+    k_dn = max(0.0, (t1 + 1 - n) / (N - n))
+    c_dn = c + (c - 1) * (1 - q) * k_dn / q
+    down = q * _mechanism_delta(math.log(c_dn), h, b, noise)
+    return min(up, down) * (1 + 64 * U_D)
+
+
+def _tail_bound(fam, t1: int, t2: int, K2: int, top: float, slack: float) -> float:
+    """The K2 part of ``block_log_bound``: ln of e^eps q max_{k <= K2} h_{t1}(k) max(1, r(t1, K2))^(t2 - t1)."""
+    N1, n1 = fam.N - 1, fam.n - 1
+    if K2 > min(n1, t1) or t1 >= N1:
+        return min(top, 0.0)
+    lo1 = max(0, n1 + t1 - N1)
+    if K2 < lo1:
+        return -np.inf
+    mode = min(max((n1 + 1) * (t1 + 1) // (N1 + 2), lo1), min(n1, t1))
+    ks = np.array([min(K2, mode) + d for d in (-1, 0, 1)], dtype=np.int64)
+    ks = ks[ks <= K2]
+    logmax = float(np.max(fam.log_h(ks, np.full(ks.shape, t1))))
+    num = N1 - t1 - n1 + K2
+    log_r = math.log((t1 + 1) / (t1 + 1 - K2)) + math.log(num / (N1 - t1)) if num > 0 else -np.inf
+    growth = (t2 - t1) * max(0.0, log_r)
+    return top + logmax + growth * (1 + 1e-12) + slack
+
+
+# -- exact deltas of pairs, rounded up --------------------------------------------------------------
 def _window(fam: BinaryFamily, t: np.ndarray, widen: float):
     """Start of each row's window and the common width (covers f_t and f_{t+1})."""
     lo, _ = fam.support(t)
@@ -197,10 +328,45 @@ def _window(fam: BinaryFamily, t: np.ndarray, widen: float):
     return y0, int((y1 - y0).max()) + 1
 
 
+def round_up(value, err) -> np.ndarray:
+    """value + err (long double) as doubles rounded towards +inf, capped at 1 (delta <= 1)."""
+    total = np.asarray(value, dtype=LD) + np.asarray(err, dtype=LD)
+    d = total.astype(float)
+    d = np.where(d.astype(LD) < total, np.nextafter(d, np.inf), d)
+    return np.minimum(d, 1.0)
+
+
+def error_bound(W: int) -> float:
+    """Bound of the absolute error of a pair's delta computed by ``_block`` on a window of W cells.
+
+    Perturbation lemma: if the computed integrand is D^ = F(1 + alpha) - e^eps G(1 + beta)
+    pointwise with |alpha|, |beta| <= eta < 1/2, then |int D^_+ - int D_+| <= 2 eta/(1 - eta) int F
+    (where D^ or D is positive, e^eps G < F (1 + eta)/(1 - eta), so the change eta (F + e^eps G) is
+    at most 2 eta F/(1 - eta)): the error does not grow with e^eps.  Rounding in the working
+    precision (unit roundoff u = ``U_LD``) perturbs each weight relatively, with a priori bounds in
+    the manner of Higham (2002, Sections 3.1 and 4.2):
+
+    * log pmf: a cumulative sum of at most W log-ratios over a range of at most R = 200 + ln W
+      (cells lower are dropped), |error| <= W (2R + 8) u, plus the normalisation;
+    * the two first-order recursions and the closed forms per interval: at most (4W + 16) u;
+    * the mass outside the window (log-concave pmf below e^-80 at an open edge): <= 2 (W + 1) e^-80,
+      and the dropped cells: <= 2 W e^-200.
+
+    The result is rounded up to a double by ``round_up``.
+    """
+    R = 200.0 + math.log(W + 1)
+    eta = (W * (2 * R + 8) + 4 * W + 32) * U_LD
+    return 2.01 * eta / (1 - eta) + 2 * (W + 1) * math.exp(-80) + 2 * W * math.exp(-200)
+
+
 def pair_deltas(fam: BinaryFamily, t: np.ndarray, up: np.ndarray, eps: float, b: float, noise: str) -> np.ndarray:
-    """Exact delta_b(eps) of each pair (t -> t+1 if up, t+1 -> t otherwise); b = 0 allowed (Laplace)."""
+    """delta_b(eps) of each pair (t -> t+1 if up, t+1 -> t otherwise), rounded up: never below the
+    exact value (``error_bound``); b = 0 allowed (Laplace)."""
     out = np.empty(len(t))
     if len(t) == 0:
+        return out
+    if noise == "laplace" and b > 0 and eps >= fam.spacing / b:
+        out[:] = 0.0        # e^{-h/b} <= f_x/f_x' <= e^{h/b} (the Laplace mechanism, sensitivity h): exact
         return out
     order = np.argsort(fam.sd(t), kind="stable")          # similar widths together
     _, W = _window(fam, t, 10.0)
@@ -226,55 +392,87 @@ def _block(fam, t, up, eps, b, noise):
         if not (np.any(left_open & (edge_l > _EDGE)) or np.any(right_open & (edge_r > _EDGE))):
             break
         widen *= 2
-    ce = math.exp(eps)
+    ce = np.exp(LD(min(eps, _EPS_CAP)))
     p0, p1 = np.exp(lp0), np.exp(lp1)
     w = np.where(up[:, None], p0 - ce * p1, p1 - ce * p0)
     if noise == "laplace":
-        c = math.exp(-fam.spacing / b) if b > 0 else 0.0
-        return laplace_delta_uniform(w, c)
-    a = fam.spacing * np.arange(W, dtype=float)
-    return gaussian_delta_one_change(a[None, :], w, b)
+        d = laplace_delta_uniform(w, fam.spacing / b if b > 0 else np.inf)
+    else:
+        a = fam.spacing * np.arange(W, dtype=float)
+        d = gaussian_delta_one_change(a[None, :], w, b)
+    return round_up(d, error_bound(W))
 
 
-_RANKED: dict = {}
+# -- the supremum over pairs ------------------------------------------------------------------------
+def _intervals(fam: BinaryFamily, m_t: int, M_t: int):
+    """The up pairs (t, t+1) to search, as disjoint intervals of t with a flag ``mirrored``.
+
+    SRS: the down pair (t+1 -> t) is the up pair (N-1-t -> N-t) seen through y -> n - y
+    (f_t(y) = f_{N-t}(n - y)), so the up pairs over [m_t, M_t - 1] and [N - M_t, N - 1 - m_t]
+    cover both orders.  Bernoulli: y_{t+1} = y_t + B with B ~ Bernoulli(p) independent of y_t
+    (unit i is sampled independently of the others), so each pair at total t is the pair at m_t
+    followed by the same independent addition: by the data-processing inequality (post-processing
+    cannot increase the hockey-stick divergence) both orders are worst at t = m_t."""
+    if isinstance(fam, BernoulliFamily):
+        return [(m_t, m_t)]
+    a, b = (m_t, M_t - 1), (fam.N - M_t, fam.N - 1 - m_t)
+    lo, hi = sorted([a, b])
+    return [(lo[0], max(lo[1], hi[1]))] if hi[0] <= lo[1] + 1 else [lo, hi]
 
 
-def _ranked(fam: BinaryFamily, m_t: int, M_t: int, eps: float):
-    """Pruning bounds of every pair and their decreasing order (independent of the noise scale, so
-    they are kept for the last few (design, domain, eps): a calibration reuses them at every scale)."""
-    key = (fam.key(), m_t, M_t, eps)
-    if key not in _RANKED:
-        t = np.arange(m_t, M_t, dtype=np.int64)
-        t = np.concatenate([t, t])
-        up = np.repeat([True, False], M_t - m_t)
-        bound = upper_bounds(fam, t, up, eps)
-        if len(_RANKED) >= 4:
-            _RANKED.pop(next(iter(_RANKED)))
-        _RANKED[key] = (bound, np.argsort(-bound, kind="stable"))
-    return _RANKED[key]
+def _as_pair(fam, m_t, M_t, t: int, up: bool):
+    """(total, total', 'up') of the pair found: an SRS up pair outside [m_t, M_t - 1] is the mirror
+    image of the down pair (N - t, N - t - 1)."""
+    if isinstance(fam, SRSFamily) and not (m_t <= t <= M_t - 1):
+        return fam.N - t, fam.N - t - 1
+    return (t, t + 1) if up else (t + 1, t)
 
 
-def search(fam: BinaryFamily, m_t: int, M_t: int, eps: float, b: float, noise: str, prune: bool = True):
-    """(delta, t, up): the supremum over every ordered neighbouring pair of totals in [m_t, M_t]."""
-    t = np.arange(m_t, M_t, dtype=np.int64)
-    t = np.concatenate([t, t])
-    up = np.repeat([True, False], M_t - m_t)
+def search(fam: BinaryFamily, m_t: int, M_t: int, eps: float, b: float, noise: str, prune: bool = True,
+           floor: float = 0.0):
+    """(delta, total, total'): the supremum of delta over every ordered neighbouring pair of totals in
+    [m_t, M_t], never below the exact value.
+
+    Branch and bound over blocks of totals (``block_log_bound``): the block with the largest bound
+    is split, or evaluated exactly when it has at most ``_LEAF`` totals, until no bound exceeds the
+    best delta found (or ``floor``: a caller that only asks whether delta <= floor passes it, and
+    then a returned value <= floor means only that).  The cost depends on eps, b and the sampling
+    fraction, not on N.  ``prune=False`` evaluates every pair."""
+    if isinstance(fam, BernoulliFamily):
+        d = pair_deltas(fam, np.array([m_t, m_t]), np.array([True, False]), eps, b, noise)
+        k = int(np.argmax(d))
+        return float(d[k]), *_as_pair(fam, m_t, M_t, m_t, k == 0)
+    if noise == "laplace" and b > 0 and eps >= fam.spacing / b:
+        return 0.0, *_as_pair(fam, m_t, M_t, m_t, True)     # exact: see pair_deltas
+    spans = _intervals(fam, m_t, M_t)
     if not prune:
-        d = pair_deltas(fam, t, up, eps, b, noise)
+        t = np.concatenate([np.arange(lo, hi + 1, dtype=np.int64) for lo, hi in spans])
+        d = pair_deltas(fam, t, np.ones(t.size, dtype=bool), eps, b, noise)
         k = int(np.argmax(d))
-        return float(d[k]), int(t[k]), bool(up[k])
-    bound, order = _ranked(fam, m_t, M_t, eps)
-    best, arg = -1.0, int(order[0])
-    start, size = 0, 64
-    while start < len(order):
-        sel = order[start:start + size]
-        sel = sel[bound[sel] > best]
-        if sel.size == 0:
+        return float(d[k]), *_as_pair(fam, m_t, M_t, int(t[k]), True)
+    import heapq
+
+    best, arg = 0.0, spans[0][0]
+    def bound(lo, hi):
+        nb = noise_bound(fam, lo, hi, eps, b, noise)
+        return min(block_log_bound(fam, lo, hi, eps), math.log(nb) if nb > 0 else -np.inf)
+
+    heap = [(-bound(lo, hi), lo, hi) for lo, hi in spans]
+    whole = math.exp(max(-neg for neg, _, _ in heap))     # a certified bound of the supremum itself
+    heapq.heapify(heap)
+    while heap:
+        neg, lo, hi = heapq.heappop(heap)
+        bar = max(best, floor)
+        if -neg == -np.inf or (bar > 0 and -neg <= math.log(bar)):
             break
-        d = pair_deltas(fam, t[sel], up[sel], eps, b, noise)
-        k = int(np.argmax(d))
-        if d[k] > best:
-            best, arg = float(d[k]), int(sel[k])
-        start += size
-        size = min(4 * size, 1 << 15)
-    return max(best, 0.0), int(t[arg]), bool(up[arg])
+        if hi - lo + 1 <= _LEAF:
+            t = np.arange(lo, hi + 1, dtype=np.int64)
+            d = pair_deltas(fam, t, np.ones(t.size, dtype=bool), eps, b, noise)
+            k = int(np.argmax(d))
+            if d[k] > best:
+                best, arg = float(d[k]), int(t[k])
+            continue
+        edges = np.unique(np.linspace(lo, hi + 1, _SPLIT + 1).astype(np.int64))
+        for a, z in zip(edges[:-1], edges[1:]):
+            heapq.heappush(heap, (-bound(int(a), int(z) - 1), int(a), int(z) - 1))
+    return min(best, whole) if best > 0 else best, *_as_pair(fam, m_t, M_t, arg, True)

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from ._profile_kernels import gaussian_delta_general, laplace_delta_general
+from ._profile_kernels import LD, U_D, U_LD, gaussian_delta_general, laplace_delta_general
 from .ht_mechanism import ht_atoms
 
 MAX_PAIRS = 200_000
@@ -54,14 +54,41 @@ def deltas(samples, probs, domain, N, eps: float, b: float, noise: str):
             cache[x] = ht_atoms(samples, probs, x)[0]
         return cache[x]
 
-    c = math.exp(eps)
+    c = np.exp(LD(min(eps, 1000.0)))    # e^1000 exceeds every ratio of the listed probabilities: delta only grows
     A = np.array([np.concatenate([atoms(x), atoms(xp)]) for x, xp, _ in found])
-    Wt = np.concatenate([probs, -c * probs])
+    Wt = np.concatenate([np.asarray(probs, dtype=LD), -c * np.asarray(probs, dtype=LD)])
     order = np.argsort(A, axis=1, kind="stable")
     A = np.take_along_axis(A, order, axis=1)
     Wm = Wt[order]
     if noise == "laplace":
         d = laplace_delta_general(A, Wm, b)
     else:
-        d = np.array([gaussian_delta_general(a, w, b) for a, w in zip(A, Wm)])
-    return d, found
+        d = np.array([gaussian_delta_general(a, w, b) for a, w in zip(A, Wm)], dtype=LD)
+    return _round_up(d, error_bound(samples, probs, domain, N, b, noise, A.shape[1])), found
+
+
+def error_bound(samples, probs, domain, N: int, b: float, noise: str, K: int) -> float:
+    """Bound of the absolute error of a pair's delta (see ``_profile_binary.error_bound`` for the
+    perturbation lemma: relative perturbations eta of the two mixtures change delta by at most
+    2 eta/(1 - eta)).  Here eta collects the probabilities of the samples (their products in double:
+    (N + 2) u), the kernels displaced by the rounding of the Horvitz-Thompson atoms (a sum of at most
+    N terms x_i/pi_i: |error| <= (N + 2) u N max|x|/min pi; a Laplace kernel moved by e changes by a
+    factor within e^{+-e/b}, a Gaussian one within 40 sigma by e^{+-41 e/sigma}) and the recursions
+    ((4K + 32) u in long double)."""
+    pi = np.zeros(N)
+    for s, p in zip(samples, probs):
+        pi[list(s)] += p
+    vmax = 1.0 if domain.kind == "binary" else max(abs(v) for v in domain.values)
+    shift = (N + 2) * U_D * N * vmax / pi.min()
+    if b > 0:
+        move = math.expm1(shift / b) if noise == "laplace" else math.expm1(41 * shift / b)
+    else:
+        move = 0.0
+    eta = (N + 2) * U_D + move + (4 * K + 32) * U_LD
+    return 2.01 * eta / (1 - eta) if eta < 0.5 else 1.0
+
+
+def _round_up(d, err):
+    from ._profile_binary import round_up
+
+    return round_up(d, err)

@@ -26,25 +26,25 @@ Everything is evaluated in log space, relative to the nearest atom, so nothing o
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import brentq
-from scipy.signal import lfilter
-from scipy.special import ndtr
 
+LD = np.longdouble
+U_LD = float(np.finfo(LD).epsneg)   # unit roundoff of the working precision (2^-64 on x86-64 Linux)
+U_D = 2.0**-53                      # unit roundoff of a double
 _BISECT = 200  # bisection steps at most (each halves the bracket; stops at the float resolution)
 TAIL = 40.0    # zeros of D are sought within TAIL sigma of the atoms (Phi(-40) < 1e-349 underflows to 0)
 
 
 # -- Laplace ----------------------------------------------------------------------------------------
-def _interval_parts(A_l, A_r, B_l, B_r):
+def _interval_parts(A_l, A_r, B_l, B_r, omc):
     """Integral of the positive part of (A e^{u/b} + B e^{-u/b})/(2b) over each interval [0, h].
 
     A_l, A_r are the e^{u/b} part at the two ends (A_r = A_l e^{h/b}), B_l, B_r the e^{-u/b} part
-    (B_r = B_l e^{-h/b}).  The signs are read from A_r and B_l, which never underflow to zero when
-    the part is not zero.
+    (B_r = B_l e^{-h/b}); ``omc`` = 1 - e^{-h/b} (from ``expm1``: no cancellation when b >> h).
+    The signs are read from A_r and B_l, which never underflow to zero when the part is not zero.
     """
-    full = 0.5 * (A_r - A_l) + 0.5 * (B_l - B_r)
+    full = 0.5 * omc * (A_r + B_l)      # = (A_r - A_l)/2 + (B_l - B_r)/2 without the cancellation
     at0, ath = A_l + B_l, A_r + B_r
-    out = np.zeros(np.broadcast(A_l, B_l).shape)
+    out = np.zeros(np.broadcast(A_l, B_l).shape, dtype=np.result_type(A_l, B_l))
     both_pos = (A_r >= 0) & (B_l >= 0)
     out = np.where(both_pos, full, out)
     inc = (A_r > 0) & (B_l < 0)          # increasing: positive right of the root
@@ -54,38 +54,48 @@ def _interval_parts(A_l, A_r, B_l, B_r):
         sq_dec = 0.5 * (np.sqrt(np.maximum(B_l, 0)) - np.sqrt(np.maximum(-A_l, 0))) ** 2
     out = np.where(inc & (ath > 0), np.where(at0 >= 0, full, sq_inc), out)
     out = np.where(dec & (at0 > 0), np.where(ath >= 0, full, sq_dec), out)
-    return np.maximum(out, 0.0)
+    return np.maximum(out, 0)
 
 
-def laplace_delta_uniform(w: np.ndarray, c: float) -> np.ndarray:
-    """delta for each row of ``w`` (shape (P, K)): atoms equally spaced by h, c = e^{-h/b} in [0, 1).
+def laplace_delta_uniform(w: np.ndarray, h_over_b: float) -> np.ndarray:
+    """delta for each row of ``w`` (shape (P, K)): atoms equally spaced by h; ``h_over_b`` = h/b
+    (``inf`` for b = 0).  Long double throughout (``LD``).
 
     The recursions run in C (``scipy.signal.lfilter``), vectorised over the rows.
     """
-    w = np.atleast_2d(np.asarray(w, dtype=float))
-    L = lfilter([1.0], [1.0, -c], w, axis=1)                       # L_j = w_j + c L_{j-1}
-    S = lfilter([1.0], [1.0, -c], w[:, ::-1], axis=1)[:, ::-1]     # S_j = w_j + c S_{j+1} = w_j + R_j
-    return _laplace_sum(L[:, :-1], c * L[:, :-1], c * S[:, 1:], S[:, 1:], S[:, 0], L[:, -1])
+    from scipy.signal import lfilter
+
+    w = np.atleast_2d(np.asarray(w, dtype=LD))
+    x = LD(h_over_b)
+    c, omc = np.exp(-x), -np.expm1(-x)
+    one, coef = np.array([1], dtype=LD), np.array([1, -c], dtype=LD)
+    L = lfilter(one, coef, w, axis=1)                              # L_j = w_j + c L_{j-1}
+    S = lfilter(one, coef, w[:, ::-1], axis=1)[:, ::-1]            # S_j = w_j + c S_{j+1} = w_j + R_j
+    return _laplace_sum(L[:, :-1], c * L[:, :-1], c * S[:, 1:], S[:, 1:], S[:, 0], L[:, -1], omc)
 
 
 def laplace_delta_general(a: np.ndarray, w: np.ndarray, b: float) -> np.ndarray:
     """delta for each row of sorted atoms ``a`` and weights ``w`` (shape (P, K), rows may be padded
-    at the end with zero weights at the last atom)."""
+    at the end with zero weights at the last atom); long double."""
     a = np.atleast_2d(np.asarray(a, dtype=float))
-    w = np.atleast_2d(np.asarray(w, dtype=float))
-    with np.errstate(divide="ignore"):
-        c = np.exp(-np.diff(a, axis=1) / b) if b > 0 else (np.diff(a, axis=1) == 0).astype(float)
+    w = np.atleast_2d(np.asarray(w, dtype=LD))
+    gap = np.diff(a, axis=1).astype(LD)
+    if b > 0:
+        c, omc = np.exp(-gap / LD(b)), -np.expm1(-gap / LD(b))
+    else:
+        c = (gap == 0).astype(LD)
+        omc = 1 - c
     K = w.shape[1]
     L, S = np.empty_like(w), np.empty_like(w)
     L[:, 0], S[:, -1] = w[:, 0], w[:, -1]
     for j in range(1, K):
         L[:, j] = w[:, j] + c[:, j - 1] * L[:, j - 1]
         S[:, K - 1 - j] = w[:, K - 1 - j] + c[:, K - 1 - j] * S[:, K - j]
-    return _laplace_sum(L[:, :-1], c * L[:, :-1], c * S[:, 1:], S[:, 1:], S[:, 0], L[:, -1])
+    return _laplace_sum(L[:, :-1], c * L[:, :-1], c * S[:, 1:], S[:, 1:], S[:, 0], L[:, -1], omc)
 
 
-def _laplace_sum(B_l, B_r, A_l, A_r, left_tail, right_tail):
-    inner = _interval_parts(A_l, A_r, B_l, B_r).sum(axis=1) if B_l.shape[1] else 0.0
+def _laplace_sum(B_l, B_r, A_l, A_r, left_tail, right_tail, omc):
+    inner = _interval_parts(A_l, A_r, B_l, B_r, omc).sum(axis=1) if B_l.shape[1] else 0
     return 0.5 * np.maximum(left_tail, 0) + 0.5 * np.maximum(right_tail, 0) + inner
 
 
@@ -101,24 +111,39 @@ def _sign_at(z, a, lw_pos, lw_neg, sigma):
     return np.logaddexp.reduce(lw_pos + q, axis=1) - np.logaddexp.reduce(lw_neg + q, axis=1)
 
 
+def _phi_error(w, x):
+    """Bound on the rounding error of sum_k w_k Phi(x_k) in double: ``ndtr`` within 64 ulps
+    (relative) and the error of its argument, u(|x| + 1) absolute, amplified by
+    |d ln Phi/dx| <= |x| + 1 (Mills' ratio)."""
+    from scipy.special import ndtr
+
+    return np.sum(np.abs(w) * ndtr(x) * (64 + 2 * (np.abs(x) + 1) ** 2), axis=1) * U_D
+
+
 def _phi_sum(r, a, w, sigma, below: bool):
-    """sum_k w_k Phi((r - a_k)/sigma) (below) or sum_k w_k Phi((a_k - r)/sigma) (above), in the form
-    whose terms are smaller (the other form is sum w minus it)."""
+    """(value, error bound) of sum_k w_k Phi((r - a_k)/sigma) (below) or sum_k w_k Phi((a_k - r)/sigma)
+    (above), in the form whose terms are smaller (the other form is sum w minus it)."""
+    from scipy.special import ndtr
+
     x = (r[:, None] - a) / sigma
     if not below:
         x = -x
     direct = np.sum(w * ndtr(x), axis=1)
     comp = np.sum(w, axis=1) - np.sum(w * ndtr(-x), axis=1)
     small = np.sum(np.abs(w) * ndtr(x), axis=1) <= np.sum(np.abs(w) * ndtr(-x), axis=1)
-    return np.where(small, direct, comp)
+    err = np.where(small, _phi_error(w, x), _phi_error(w, -x))
+    return np.where(small, direct, comp), err
 
 
 def gaussian_delta_one_change(a: np.ndarray, w: np.ndarray, sigma: float) -> np.ndarray:
-    """delta for rows whose weights change sign at most once along the sorted atoms (shape (P, K))."""
-    w = np.atleast_2d(np.asarray(w, dtype=float))
-    a = np.atleast_2d(np.asarray(a, dtype=float)) * np.ones_like(w)
+    """An upper value of delta for rows whose weights change sign at most once along the sorted atoms
+    (shape (P, K)): the computed delta plus the bound of the rounding of the Phi terms
+    (``_phi_error``) and of the end r of the half-line (the bracket of width |hi - lo| around the
+    zero holds at most (hi - lo) * 2 max(f_x) <= (hi - lo) * 2 / (sigma sqrt(2 pi)) of the integral)."""
+    w = np.atleast_2d(np.asarray(w, dtype=LD))
+    a = np.atleast_2d(np.asarray(a, dtype=float)) * np.ones(w.shape)
     P = w.shape[0]
-    out = np.zeros(P)
+    out = np.zeros(P, dtype=LD)
     pos, neg = w > 0, w < 0
     has_pos, has_neg = pos.any(axis=1), neg.any(axis=1)
     only_pos = has_pos & ~has_neg
@@ -153,9 +178,10 @@ def gaussian_delta_one_change(a: np.ndarray, w: np.ndarray, sigma: float) -> np.
         lo = np.where(go_right, mid, lo)
         hi = np.where(go_left, mid, hi)
     r = 0.5 * (lo + hi)
-    d_below = _phi_sum(r, a, w, sigma, below=True)
-    d_above = _phi_sum(r, a, w, sigma, below=False)
-    out[rows] = np.maximum(np.where(below, d_below, d_above), 0.0)
+    d_below, e_below = _phi_sum(r, a, w, sigma, below=True)
+    d_above, e_above = _phi_sum(r, a, w, sigma, below=False)
+    err = np.where(below, e_below, e_above) + (hi - lo) * 2 / (sigma * np.sqrt(2 * np.pi))
+    out[rows] = np.maximum(np.where(below, d_below, d_above), 0) + err
     return out
 
 
@@ -164,8 +190,7 @@ def _merge(a, w):
     order = np.argsort(a, kind="stable")
     a, w = a[order], w[order]
     keep = np.r_[True, np.diff(a) != 0]
-    groups = np.cumsum(keep) - 1
-    ws = np.bincount(groups, weights=w)
+    ws = np.add.reduceat(w, np.flatnonzero(keep)) if w.size else w
     au = a[keep]
     nz = ws != 0
     return au[nz], ws[nz]
@@ -213,32 +238,45 @@ class _ExpSum:
         for x0, x1 in zip(edges[:-1], edges[1:]):
             f0, f1 = self.log_ratio(l, x0), self.log_ratio(l, x1)
             if np.sign(f0) * np.sign(f1) < 0:
+                from scipy.optimize import brentq
+
                 out.append(brentq(lambda z: self.log_ratio(l, z), x0, x1, xtol=1e-14 * max(1.0, abs(x0), abs(x1)),
                                   rtol=4 * np.finfo(float).eps, maxiter=500))
         return out
 
 
-def gaussian_delta_general(a: np.ndarray, w: np.ndarray, sigma: float) -> float:
-    """delta for one pair with any number of sign changes of the weights (Rolle isolation)."""
-    a, w = _merge(np.asarray(a, dtype=float), np.asarray(w, dtype=float))
+def gaussian_delta_general(a: np.ndarray, w: np.ndarray, sigma: float):
+    """An upper value of delta for one pair with any number of sign changes of the weights (Rolle
+    isolation): the computed delta plus the rounding bound of its Phi terms and of each zero (found
+    to within ``xtol`` by ``brentq``, so each end moves the integral by at most
+    2 xtol * 2 / (sigma sqrt(2 pi)))."""
+    a, w = _merge(np.asarray(a, dtype=float), np.asarray(w, dtype=LD))
     if a.size == 0:
-        return 0.0
+        return LD(0)
     if _sign_changes(w) <= 1:
-        return float(gaussian_delta_one_change(a[None, :], w[None, :], sigma)[0])
+        return gaussian_delta_one_change(a[None, :], w[None, :], sigma)[0]
     e = _ExpSum(a, w, sigma)
     lo, hi = a[0] - TAIL * sigma, a[-1] + TAIL * sigma
     roots = e.roots(0, lo, hi)
     edges = np.r_[-np.inf, roots, np.inf]
     first_sign = e.sign(0, lo)                    # sign of D left of the first zero in the window
-    total = 0.0
+    total, err = LD(0), 0.0
     for k, (lo, hi) in enumerate(zip(edges[:-1], edges[1:])):
         if first_sign * (-1) ** k > 0:
-            total += float(np.sum(w * _normal_interval((lo - a) / sigma, (hi - a) / sigma)))
-    return max(total, 0.0)
+            x1, x2 = (lo - a) / sigma, (hi - a) / sigma
+            total += np.sum(w * _normal_interval(x1, x2))
+            for x in (x1, x2):
+                finite = np.isfinite(x)
+                err += float(_phi_error(w[None, finite], np.minimum(x, -x)[None, finite])[0]) * 2
+    xtol = 1e-14 * max(1.0, abs(a[0] - TAIL * sigma), abs(a[-1] + TAIL * sigma))
+    err += len(roots) * 2 * xtol * 2 / (sigma * np.sqrt(2 * np.pi))
+    return np.maximum(total, 0) + LD(err)
 
 
 def _normal_interval(x1, x2):
     """Phi(x2) - Phi(x1) for x1 <= x2, from the tail where both are small."""
+    from scipy.special import ndtr
+
     upper = x1 > 0
     direct = ndtr(x2) - ndtr(x1)
     mirrored = ndtr(-x1) - ndtr(-x2)

@@ -22,11 +22,10 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import brentq
 
 from . import _profile_binary as _bin
 from . import _profile_explicit as _exp
-from ._common import as_float, provenance, require
+from ._common import as_float, boolean, provenance, require, tolerance
 from .srs_binary import _N_MAX, _design, _range, _scalar_integer
 
 NOISES = ("laplace", "gaussian")
@@ -195,8 +194,11 @@ class WorstPair:
 
     def __str__(self) -> str:
         scale = "sigma" if self.noise == "gaussian" else "b"
+        def num(v):
+            return str(int(v)) if float(v).is_integer() else repr(float(v))
+
         head = (f"delta = {self.delta:.6g} at eps = {self.epsilon:g}, {scale} = {self.b:.6g} ({self.noise}): "
-                f"x with total {self.total:g}, x' with total {self.total_prime:g}")
+                f"x with total {num(self.total)}, x' with total {num(self.total_prime)}")
         if self.unit is None:
             return head + " (one unit changed)"
         return head + f"; x = {self.x}, x' = {self.x_prime} (unit {self.unit})"
@@ -248,11 +250,10 @@ def _explicit(design):
     return [x for x, k in zip(s, keep) if k], pr[keep]
 
 
-def _solve(design, domain, b: float, eps: float, noise: str, prune: bool = True) -> WorstPair:
+def _solve(design, domain, b: float, eps: float, noise: str, prune: bool = True, floor: float = 0.0) -> WorstPair:
     if isinstance(domain, BinaryDomain) and not isinstance(design, ExplicitDesign):
-        d, t, up = _bin.search(_family(design), domain.m_t, domain.M_t, eps, b, noise, prune)
-        t1 = t + 1
-        return WorstPair(d, eps, b, noise, float(t if up else t1), float(t1 if up else t))
+        d, t, tp = _bin.search(_family(design), domain.m_t, domain.M_t, eps, b, noise, prune, floor)
+        return WorstPair(d, eps, b, noise, float(t), float(tp))
     samples, probs = _explicit(design)
     npairs = _exp.count_pairs(domain, design.N)
     require(npairs <= _exp.MAX_PAIRS, "domain", f"small enough to enumerate its neighbouring pairs "
@@ -312,8 +313,8 @@ def worst_pair(design, domain, b, epsilon, noise="laplace") -> WorstPair:
     Source: 000_3f4b38deb4c4e7bd.txt, Section 1.4 (delta, a supremum over neighbouring pairs).
 
     >>> wp = worst_pair(SRS(1000, 50), BinaryDomain(1000), 20.0, 1.0)
-    >>> (wp.total, wp.total_prime)  # the last unit turned to 1 (tied with (1, 0) by x -> 1 - x)
-    (999.0, 1000.0)
+    >>> (wp.total, wp.total_prime) in [(0.0, 1.0), (999.0, 1000.0)]  # tied by x -> 1 - x
+    True
     """
     _check(design, domain, noise)
     e = _epsilons(epsilon)
@@ -322,8 +323,10 @@ def worst_pair(design, domain, b, epsilon, noise="laplace") -> WorstPair:
 
 
 def _smallest(f, lo: float, hi: float, rtol: float, log: bool) -> float:
-    """For non-increasing f with f(lo) > 0 >= f(hi): a point v with f(v) <= 0 and, within a relative
-    distance rtol below it, the sign change (``brentq``, in log space if ``log``)."""
+    """For non-increasing f with f(lo) > 0 >= f(hi): a point v with f(v) <= 0 checked, and the sign
+    change within a relative distance rtol below it (``brentq``, in log space if ``log``)."""
+    from scipy.optimize import brentq
+
     g = (lambda u: f(math.exp(u))) if log else f
     a, c = (math.log(lo), math.log(hi)) if log else (lo, hi)
     tol = rtol if log else rtol * max(abs(hi), 1e-300)
@@ -334,11 +337,28 @@ def _smallest(f, lo: float, hi: float, rtol: float, log: bool) -> float:
     return math.exp(v) if log else v
 
 
+_B_MAX = 1e300       # the largest noise scale tried: delta there is the rounding bound of the computation
+
+
+def _decide(design, domain, noise, eps, target):
+    """f(b) = (upper value of delta_b(eps)) - target; pairs whose bound is below target/2 are not
+    evaluated (so f's sign is exact and its value exact wherever delta > target/2)."""
+    def f(b):
+        return _solve(design, domain, b, eps, noise, floor=target / 2).delta - target
+    return f
+
+
 @provenance(*_CLAIMS, "profile.scale_monotone")
 def epsilon_for_delta(design, domain, b, delta, noise="laplace", rtol=1e-9) -> float:
-    """The smallest eps >= 0 with delta(eps) <= delta at scale b (delta(eps) is non-increasing).
+    """The smallest eps >= 0 with delta(eps) <= delta at scale b (delta(eps) is non-increasing),
+    never below it.
 
-    Returned as the upper end of a bracket of relative width ``rtol``, so delta(result) <= delta.
+    Returned as the upper end of a bracket of relative width ``rtol``, at which the upper value of
+    delta (see :func:`privacy_profile`) is checked to be <= ``delta``: the exact delta there is at
+    most ``delta``.  The bracket's far end is Delta/b for Laplace noise on binary data (the
+    Laplace mechanism with the Horvitz-Thompson sensitivity Delta = 1/pi: delta = 0 from there on),
+    otherwise found by doubling up to eps = 1000; a ``delta`` that is not reached there raises a
+    ``ValueError`` naming ``delta``.
 
     Source: 000_3f4b38deb4c4e7bd.txt, Section 1.4 (DP(eps, delta) of the mechanism).
 
@@ -349,28 +369,36 @@ def epsilon_for_delta(design, domain, b, delta, noise="laplace", rtol=1e-9) -> f
     _check(design, domain, noise)
     b = _scale("b", b)
     target = _delta_target(delta)
+    rtol = tolerance("rtol", rtol)
+    f = _decide(design, domain, noise, 0.0, target)
 
-    def f(e):
-        return _solve(design, domain, b, e, noise).delta - target
+    def g(e):
+        return _decide(design, domain, noise, e, target)(b)
 
-    if f(0.0) <= 0:
+    if g(0.0) <= 0:
         return 0.0
-    hi = 1.0
-    while f(hi) > 0:
-        hi *= 2
-        require(hi < 1e6, "delta", "reachable: delta(eps) stays above it up to eps = 1e6")
-    lo = hi / 2 if hi > 1 else 0.0
-    return _smallest(f, lo, hi, rtol, log=False)
+    binary = isinstance(domain, BinaryDomain) and not isinstance(design, ExplicitDesign)
+    hi = _family(design).spacing / b if binary and noise == "laplace" else 1.0
+    while g(hi) > 0:
+        require(hi < 1000.0, "delta", f"reachable: the certified delta stays above {target!r} up to eps = 1000")
+        hi = min(2 * hi, 1000.0)
+    del f
+    return _smallest(g, 0.0, hi, rtol, log=False)
 
 
 @provenance(*_CLAIMS, "profile.scale_monotone")
 def calibrate_scale(design, domain, epsilon, delta, noise="laplace", rtol=1e-9) -> float:
-    """The smallest noise scale b (sigma for Gaussian noise) with delta(eps) <= delta.
+    """The smallest noise scale b (sigma for Gaussian noise) with delta(eps) <= delta, never below it.
 
     delta(eps) is non-increasing in the scale (``profile.scale_monotone``: Laplace(b2) is
     Laplace(b1) plus independent noise when b1 <= b2).  Returns 0.0 when the estimate without noise
-    already meets (eps, delta); otherwise the upper end of a bracket of relative width ``rtol``
-    (so the returned scale meets the target).
+    already meets (eps, delta) -- a verdict that holds only while the sample itself stays secret,
+    since the randomness of the sampling is then the only protection; otherwise the upper end of a
+    bracket of relative width ``rtol`` at which the upper value of delta (see
+    :func:`privacy_profile`) is checked to be <= ``delta``, so the returned scale meets the target
+    exactly.  A target below what the computation can certify (the upper value of delta at
+    b = 1e300, where the exact delta is ~0, is the rounding bound) raises a ``ValueError`` naming
+    ``delta`` before any search.
 
     Source: 000_3f4b38deb4c4e7bd.txt, Abstract (which Laplace scale reaches a given (eps, delta)).
 
@@ -383,20 +411,22 @@ def calibrate_scale(design, domain, epsilon, delta, noise="laplace", rtol=1e-9) 
     require(eps.ndim == 0, "epsilon", "a scalar")
     eps = float(eps)
     target = _delta_target(delta)
-    if _solve(design, domain, 0.0, eps, "laplace").delta <= target:     # b = 0: no noise at all
+    rtol = tolerance("rtol", rtol)
+    f = _decide(design, domain, noise, eps, target)
+    if _solve(design, domain, 0.0, eps, "laplace", floor=target).delta <= target:     # b = 0: no noise
         return 0.0
-
-    def f(b):
-        return _solve(design, domain, b, eps, noise).delta - target
-
+    floor = f(_B_MAX) + target
+    require(floor <= target, "delta", f"at least the rounding bound of the computation: even at scale "
+            f"{_B_MAX:g} the certified delta is {floor:.3g} > {target!r}")
     hi = 1.0
     while f(hi) > 0:
-        hi *= 4
+        hi = min(hi * 16, _B_MAX)
     lo = hi
     while f(lo) <= 0:
-        lo /= 4
-        require(lo > 1e-300, "delta", "reachable")
-    return _smallest(f, lo, min(hi, 4 * lo), rtol, log=True)
+        lo /= 16
+        if lo < 1e-300:
+            return lo * 16
+    return _smallest(f, lo, min(hi, 16 * lo), rtol, log=True)
 
 
 @provenance("profile.amplification.generic_scale")
@@ -419,9 +449,13 @@ def amplified_laplace_scale(design, domain, epsilon) -> float:
     _check(design, domain, "laplace")
     require(isinstance(design, (SRS, Bernoulli)) and isinstance(domain, BinaryDomain), "design",
             "an SRS or Bernoulli design on a BinaryDomain (the generic bound is stated for them)")
-    e = _scale("epsilon", epsilon)
+    e = _scale("epsilon", epsilon, allow_zero=True)
     q = design.n / design.N if isinstance(design, SRS) else design.p
-    return (1.0 / q) / math.log1p(math.expm1(e) / q)
+    if e == 0:
+        return math.inf                   # ln(1 + 0) = 0: no finite scale gives eps = 0
+    # ln(1 + (e^eps - 1)/q) = eps - ln q + ln(1 + (q - 1) e^{-eps}) for eps > 1 (no overflow of e^eps)
+    log_term = math.log1p(math.expm1(e) / q) if e <= 1 else e - math.log(q) + math.log1p((q - 1) * math.exp(-e))
+    return (1.0 / q) / log_term
 
 
 __all__ = ["BinaryDomain", "Bernoulli", "ExplicitDesign", "FiniteDomain", "SRS", "WorstPair",

@@ -401,7 +401,9 @@ def bern_gauss_check(N, p):
         for s in (0.5, 2.0):
             got = privacy_profile(Bernoulli(N, float(p)), dom, s, np.array([0.0, 0.5, 2.0]), noise="gaussian")
             want = privacy_profile(generic, dom, s, np.array([0.0, 0.5, 2.0]), noise="gaussian")
-            np.testing.assert_allclose(got, want, rtol=0, atol=1e-12, err_msg=str((m_t, M_t, s)))
+            # both are upper values; the explicit path's rounding bound includes the displacement of the
+            # double atoms (41 e/sigma for a Gaussian kernel), a few 1e-12 here
+            np.testing.assert_allclose(got, want, rtol=0, atol=5e-12, err_msg=str((m_t, M_t, s)))
 
 
 @pytest.mark.parametrize("N", range(1, 4))
@@ -520,9 +522,17 @@ def test_census_explicit_laplace(b):
     """One sample holding every unit: FiniteDomain((0, 2.5)) gives sensitivity 2.5, BinaryDomain gives 1."""
     census = ExplicitDesign([(0, 1, 2)], [1.0])
     got = privacy_profile(census, FiniteDomain((0, 2.5)), b, EPS_4)
-    np.testing.assert_allclose(got, laplace_mechanism_delta(EPS_4, 2.5, b), rtol=1e-12, atol=1e-15)
+    assert_upper(got, laplace_mechanism_delta(EPS_4, 2.5, b))
     got = privacy_profile(census, BinaryDomain(3, 1, 3), b, EPS_4)
-    np.testing.assert_allclose(got, laplace_mechanism_delta(EPS_4, 1.0, b), rtol=1e-12, atol=1e-15)
+    assert_upper(got, laplace_mechanism_delta(EPS_4, 1.0, b))
+
+
+def assert_upper(got, want, rtol=1e-12, margin=1e-13):
+    """The contract of the profile: never below the exact value (up to the one rounding of the
+    reference ``want``, computed in double), above it by at most the rounding bound."""
+    got, want = np.asarray(got, dtype=float), np.asarray(want, dtype=float)
+    assert np.all(got >= want - 2 * np.spacing(want)), (got, want)
+    assert np.all(got <= want * (1 + rtol) + margin), (got, want)
 
 
 @pytest.mark.parametrize("sigma", [0.1, 0.5, 1.0, 3.0])
@@ -532,10 +542,10 @@ def test_census_gaussian(sigma):
     want25 = [float(analytic_gaussian_delta(e, 2.5, sigma)) for e in EPS_4]
     for N in (1, 5, 50):
         got = privacy_profile(SRS(N, N), BinaryDomain(N), sigma, EPS_4, noise="gaussian")
-        np.testing.assert_allclose(got, want1, rtol=1e-10, atol=1e-14)
+        assert_upper(got, want1, rtol=1e-10, margin=1e-13)
     census = ExplicitDesign([(0, 1)], [1.0])
     got = privacy_profile(census, FiniteDomain((0, 2.5)), sigma, EPS_4, noise="gaussian")
-    np.testing.assert_allclose(got, want25, rtol=1e-10, atol=1e-14)
+    assert_upper(got, want25, rtol=1e-10, margin=5e-12)
 
 
 # =====================================================================================================
@@ -552,13 +562,14 @@ MONO = [
 @pytest.mark.parametrize("noise", ["laplace", "gaussian"])
 @pytest.mark.parametrize("name, design, domain", MONO, ids=lambda v: v if isinstance(v, str) else "")
 def test_monotone_in_eps_and_scale(name, design, domain, noise):
-    """delta non-increasing in eps (the definition) and in the scale (data processing), slack 1e-15."""
+    """delta non-increasing in eps (the definition) and in the scale (data processing), up to the
+    rounding bounds of two upper values (1e-13)."""
     eps = np.linspace(0.0, 5.0, 11)
     scales = np.geomspace(0.05, 80.0, 9)
     table = np.array([privacy_profile(design, domain, b, eps, noise=noise) for b in scales])
     assert np.all((table >= 0) & (table <= 1))
-    assert np.all(np.diff(table, axis=1) <= 1e-15)      # along eps
-    assert np.all(np.diff(table, axis=0) <= 1e-15)      # along the scale
+    assert np.all(np.diff(table, axis=1) <= 1e-13)      # along eps
+    assert np.all(np.diff(table, axis=0) <= 1e-13)      # along the scale
     assert table[0, 0] > 0.01                           # not trivially zero
 
 
@@ -579,7 +590,7 @@ def test_pruning_equals_full_search(k, noise):
     for eps, b in [(0.0, 1.0), (0.1, 0.5), (0.5, 5.0), (1.0, 20.0), (2.0, 2.0), (3.0, 60.0)]:
         a = privacy_profile(design, domain, b, eps, noise=noise, prune=True)
         c = privacy_profile(design, domain, b, eps, noise=noise, prune=False)
-        assert abs(a - c) <= 1e-15, (eps, b, a, c)
+        assert abs(a - c) <= 1e-13, (eps, b, a, c)       # two upper values of one supremum
 
 
 # =====================================================================================================
@@ -608,8 +619,8 @@ def test_properties_srs(case):
     d_2b = privacy_profile(design, domain, 2 * b, eps, noise=noise)
     assert 0 <= d <= 1 and 0 <= d_next <= 1 and 0 <= d_2b <= 1
     assert d <= srs_binary_delta0(eps, N, n, m_t, M_t) + 1e-12
-    assert d >= d_next - 1e-15
-    assert d >= d_2b - 1e-15
+    assert d >= d_next - 1e-13
+    assert d >= d_2b - 1e-13
 
 
 # =====================================================================================================
