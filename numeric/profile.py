@@ -279,11 +279,15 @@ def privacy_profile(design, domain, b, epsilons, noise="laplace", prune=True, pr
     (``noise="gaussian"``, b read as sigma).  ``x ~ x'`` ranges over ordered pairs of the domain at
     Hamming distance 1.
 
-    Exact up to floating point: each pair in closed form (Laplace: between consecutive atoms,
-    ``profile.laplace.*``; Gaussian: at the zero of a monotone exponential sum, ``profile.gaussian.*``),
-    an absolute error of a few ulps times (1 + e^eps).  For SRS and Bernoulli designs on binary
-    data the supremum skips only pairs whose certified upper bound (``profile.delta0_bound``) is
-    below the best delta found; ``prune=False`` evaluates every pair.
+    Never below the exact value.  Each pair is computed in closed form (Laplace: between consecutive
+    atoms, ``profile.laplace.*``; Gaussian: at the zero of a monotone exponential sum,
+    ``profile.gaussian.*``) in long double, and an a priori bound of its rounding error is added
+    before rounding up to a double (``_profile_binary.error_bound``: relative perturbations eta of
+    the two mixtures change delta by at most 2 eta/(1 - eta), whatever e^eps; about 1e-17 W for a
+    window of W atoms).  The supremum over pairs skips only pairs whose certified upper bound is at
+    most the value returned; for SRS on binary data it is a branch and bound over blocks of totals,
+    for Bernoulli sampling the pair at the smallest total (data processing), so the cost does not
+    grow with N.  ``prune=False`` evaluates every pair.
 
     Source: 000_3f4b38deb4c4e7bd.txt, Section 1.4 (delta) and Section 2.2 (the atoms and the split).
 
