@@ -256,7 +256,8 @@ def samples_of(samples, n: int, name: str = "samples") -> list[tuple[int, ...]]:
             if isinstance(j, (bool, np.bool_)) or not isinstance(j, (int, np.integer)):
                 fail(name, f"made of integer unit indices (samples[{k}] contains {_short(j)})")
             if not 0 <= j < n:
-                fail(name, f"made of unit indices in [0, {n}) (samples[{k}] contains {j})")
+                fail(name, f"made of unit indices in [0, n) = [0, {n}), n the length of x "
+                     f"(samples[{k}] contains {j})")
         if len(set(int(j) for j in units)) != len(units):
             fail(name, f"sets of distinct units (samples[{k}] repeats one)")
         out.append(tuple(int(j) for j in units))

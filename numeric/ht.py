@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from . import _generated as gen
-from ._common import (as_real, as_rng, boolean, broadcast_shape, count, exact_sum, memory,
+from ._common import (_shape_of, as_real, as_rng, boolean, broadcast_shape, count, exact_sum, memory,
                       provenance, require)
 
 #: Random numbers drawn per block in simulate_rse: memory is bounded by a few arrays of this many
@@ -19,11 +19,14 @@ _CELLS = 1 << 22
 
 
 def _per_unit(name: str, value, n: int) -> np.ndarray:
-    """A scalar or a length-``n`` array, returned as a length-``n`` float array."""
+    """A scalar or a length-``n`` array, returned as a length-``n`` float array (the shape is checked
+    before anything is converted)."""
+    shape = _shape_of(value)
+    require(shape in ((), (n,)), name, f"a scalar or an array of the length of y ({n}; got shape {shape})")
     arr = as_real(name, value)
     if arr.ndim == 0:
         return np.full(n, float(arr))
-    require(arr.shape == (n,), name, f"a scalar or an array of length {n} (got shape {arr.shape})")
+    require(arr.shape == (n,), name, f"a scalar or an array of the length of y ({n}; got shape {arr.shape})")
     return arr
 
 def _values(y, arrays: int) -> np.ndarray:
@@ -37,8 +40,8 @@ def _values(y, arrays: int) -> np.ndarray:
 
 
 def _mask(perturbed, n: int) -> np.ndarray:
+    require(_shape_of(perturbed) == (n,), "perturbed", f"a boolean mask of the length of y ({n})")
     perturbed = np.asarray(perturbed)
-    require(perturbed.shape == (n,), "perturbed", f"a boolean mask of length {n}")
     require(perturbed.dtype.kind in "biuf", "perturbed", "a boolean mask (True for perturbed units)")
     require(np.isin(perturbed, (0, 1)), "perturbed", "a boolean mask (True for perturbed units)")
     return perturbed.astype(bool)
@@ -121,10 +124,10 @@ def ht_variance(y, pi, pi_ij, perturbed, b, mu=0.0, bias_corrected=True):
     y = _values(y, 8)
     n = y.shape[0]
     pi = as_real("pi", pi)
-    require(pi.shape == (n,), "pi", f"an array of length {n} (the length of y)")
+    require(pi.shape == (n,), "pi", f"an array of the length of y ({n})")
     require((pi > 0) & (pi <= 1), "pi", "in (0, 1]")
     pij = as_real("pi_ij", pi_ij)
-    require(pij.shape == (n, n), "pi_ij", f"an {n} x {n} matrix")
+    require(pij.shape == (n, n), "pi_ij", f"an n x n matrix, n = {n} the length of y and pi")
     require((pij >= 0) & (pij <= 1), "pi_ij", "in [0, 1]")
     require(np.allclose(pij, pij.T, rtol=1e-12, atol=1e-15), "pi_ij", "symmetric")
     require(np.allclose(np.diag(pij), pi, rtol=1e-12, atol=1e-15), "pi_ij", "equal to pi on its diagonal")
@@ -161,7 +164,7 @@ def ht_variance(y, pi, pi_ij, perturbed, b, mu=0.0, bias_corrected=True):
         return 0.0
     with np.errstate(over="ignore", under="ignore"):
         if G == 0 and pm >= 1e-290:
-            return float(inner / pm * scale**2)
+            return float(inner / pm * np.float64(scale) ** 2)
         return float(np.exp(math.log(inner) - math.log(pm) + 2 * G + 2 * math.log(scale)))
 
 

@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from ._common import (as_real, boolean, broadcast_shape, fail, memory, provenance, require,
+from ._common import (_shape_of, as_real, boolean, broadcast_shape, fail, memory, provenance, require,
                       samples_of, scalar_out)
 
 #: Atoms are at most this large in absolute value, so that every difference of two atoms (and of
@@ -35,6 +35,7 @@ _TEMPS = 8  # float arrays of shape z.shape + (K,) alive at once in the mixture 
 
 def _probabilities(probabilities, k: int, of: str) -> np.ndarray:
     """Sample probabilities p(s): ``k`` of them (one per entry of ``of``), >= 0, summing to 1."""
+    memory("probabilities", math.prod(_shape_of(probabilities)) * 4)
     p = as_real("probabilities", probabilities, finite=True)
     require(p.shape == (k,), "probabilities", f"an array of the same length as {of} ({k})")
     require(p >= 0, "probabilities", ">= 0")
@@ -43,6 +44,7 @@ def _probabilities(probabilities, k: int, of: str) -> np.ndarray:
 
 
 def _mixture(atoms, probabilities, name="atoms"):
+    memory(name, math.prod(_shape_of(atoms)) * _TEMPS)
     t = as_real(name, atoms)
     require(t.ndim == 1 and t.size > 0, name, "a non-empty one-dimensional array")
     require(np.isfinite(t), name, "finite")
@@ -65,7 +67,16 @@ def _z(z, k: int) -> np.ndarray:
 
 
 def _pair(z, atoms_x, atoms_x_prime, probabilities, b):
-    """Validated inputs of the two-mixture functions: z, b, the atoms of x and x', p(s)."""
+    """Validated inputs of the two-mixture functions: z, b, the atoms of x and x', p(s).
+
+    When the three lengths disagree, the one that differs from the other two is named."""
+    kx, kxp, kp = (math.prod(_shape_of(v)) for v in (atoms_x, atoms_x_prime, probabilities))
+    if kx != kxp and kxp == kp:
+        fail("atoms_x", f"an array of length {kp}, one atom per sample like atoms_x_prime and probabilities",
+             f"length {kx}")
+    if kxp != kx and kx == kp:
+        fail("atoms_x_prime", f"an array of length {kp}, one atom per sample like atoms_x and probabilities",
+             f"length {kxp}")
     t, p = _mixture(atoms_x, probabilities, "atoms_x")
     tp, _ = _mixture(atoms_x_prime, probabilities, "atoms_x_prime")
     require(tp.shape == t.shape, "atoms_x_prime", f"an array of length {t.size} (one atom per sample)")
@@ -92,12 +103,13 @@ def _log_kernels(z, t, p, b, shift=None):
     dist = np.abs(z[..., None] - t)
     if shift is not None:
         dist = dist - shift[..., None]
-    return logp - dist / b
+    with np.errstate(over="ignore"):        # a tiny b: dist/b = inf, the kernel's true log -inf
+        return logp - dist / b
 
 
-def _nearest(z, *atom_sets):
-    """Distance from each z to the nearest atom of any of the sets (the common shift)."""
-    return np.min([np.min(np.abs(z[..., None] - t), axis=-1) for t in atom_sets], axis=0)
+def _nearest(z, t, p):
+    """Distance from each z to the nearest atom of positive probability (the shift of one mixture)."""
+    return np.min(np.abs(z[..., None] - t[p > 0]), axis=-1)
 
 
 def _clip(z, *atom_sets):
@@ -185,7 +197,7 @@ def mixture_density(z, atoms, probabilities, b, log=False):
     z = _z(z, t.size)
     b = _scale(b)
     zc, excess, _, _ = _clip(z, t)
-    d0 = _nearest(zc, t)
+    d0 = _nearest(zc, t, p)
     with np.errstate(over="ignore"):
         out = _logsumexp(_log_kernels(zc, t, p, b, d0)) - (d0 + excess) / b - (math.log(2) + math.log(b))
     with np.errstate(under="ignore"):
@@ -228,9 +240,12 @@ def density_ratio(z, atoms_x, atoms_x_prime, probabilities, b, log=False):
     log = boolean("log", log)
     z, b, t, tp, p = _pair(z, atoms_x, atoms_x_prime, probabilities, b)
     zc, _, _, _ = _clip(z, t, tp)
-    d0 = _nearest(zc, t, tp)
-    out = _logsumexp(_log_kernels(zc, t, p, b, d0)) - _logsumexp(_log_kernels(zc, tp, p, b, d0))
-    with np.errstate(over="ignore", under="ignore"):
+    d, dp = _nearest(zc, t, p), _nearest(zc, tp, p)
+    with np.errstate(over="ignore"):
+        # each log-sum-exp with its own shift (finite: its nearest kernel has exponent ln p), then
+        # the shifts' difference (dp - d)/b, +-inf where b is so small that it overflows
+        out = (_logsumexp(_log_kernels(zc, t, p, b, d)) - _logsumexp(_log_kernels(zc, tp, p, b, dp))
+               + (dp - d) / b)
         return scalar_out(out if log else np.exp(out))
 
 
@@ -265,16 +280,19 @@ def density_ratio_derivative(z, atoms_x, atoms_x_prime, probabilities, b):
     """
     z, b, t, tp, p = _pair(z, atoms_x, atoms_x_prime, probabilities, b)
     zc, _, lo, hi = _clip(z, t, tp)
-    d0 = _nearest(zc, t, tp)
-    A, B = _side_logs(zc, t, p, b, d0)
-    Ap, Bp = _side_logs(zc, tp, p, b, d0)
-    two_log_d = 2 * np.logaddexp(Ap, Bp)            # finite: every mixture has an atom of mass > 0
-    P, Q = A + Bp - two_log_d, B + Ap - two_log_d      # ln(A B'/D^2), ln(B A'/D^2), -inf if empty
-    big = np.maximum(P, Q)
+    d, dp = _nearest(zc, t, p), _nearest(zc, tp, p)
+    A, B = _side_logs(zc, t, p, b, d)                 # each mixture with its own shift: ln D' finite
+    Ap, Bp = _side_logs(zc, tp, p, b, dp)
+    two_log_d = 2 * np.logaddexp(Ap, Bp)
+    P, Q = A + Bp - two_log_d, B + Ap - two_log_d      # ln(A B'/D^2), ln(B A'/D^2) up to the shifts; -inf if empty
     with np.errstate(over="ignore", invalid="ignore"):
-        magnitude = np.exp(big) * -np.expm1(np.minimum(P, Q) - big)   # |A B' - B A'| / D^2
+        offset = (dp - d) / b                          # the shifts: ln(true A B'/D^2) = P + offset
+        big = np.maximum(P, Q)
+        shrink = -np.expm1(np.minimum(P, Q) - big)     # |A B' - B A'| / max(A B', B A')
+        magnitude = np.exp(big + offset) * shrink
         value = np.where(P > Q, 1.0, -1.0) * (2 / b) * magnitude
-    value = np.where((P == Q) | (z < lo) | (z > hi), 0.0, value)
+        degenerate = (P == Q) | (z < lo) | (z > hi) | np.isnan(value)   # NaN only from -inf + inf: both empty
+    value = np.where(degenerate, 0.0, value)
     return scalar_out(value)
 
 
@@ -313,7 +331,7 @@ def laplace_mechanism_delta(epsilon, sensitivity, b):
     require(~(np.isinf(eps) & np.isinf(delta)), "sensitivity",
             "finite when epsilon = inf (delta(inf) = 0 for every finite sensitivity, but "
             "delta(eps) = 1 for every finite eps when the sensitivity is infinite)")
-    with np.errstate(over="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):
         arg = (eps - delta / b) / 2          # eps = inf: +inf (Delta/b may be inf only if Delta is finite and b tiny)
         arg = np.where(np.isinf(eps), np.inf, arg)
         return scalar_out(np.maximum(0.0, -np.expm1(arg)))

@@ -108,7 +108,7 @@ def laplace_mgf(a, b, mu=0.0):
     finite = np.abs(a * b) < 1
     with np.errstate(over="ignore"):
         # a = 0: E[e^{0 X}] = 1 whatever mu is (0 * inf would be NaN in e^{a mu})
-        value = gen.laplace_mgf_finite(np.where(finite, a, 0.0), b, np.where(a == 0, 0.0, mu))
+        value = gen.laplace_mgf_finite(np.where(finite, a, 0.0), b, np.where(finite & (a != 0), mu, 0.0))
     return scalar_out(np.where(finite, value, np.inf))
 
 

@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from ._common import (as_real, as_rng, boolean, broadcast_shape, count, exact_sum, memory, provenance,
+from ._common import (_shape_of, as_real, as_rng, boolean, broadcast_shape, count, exact_sum, memory, memory_for, provenance,
                       require, scalar_out)
 
 _TEMPS = 16  # float arrays of the shape of R alive at once in disclosure_risk
@@ -29,7 +29,7 @@ _CHUNK = 1 << 16   # replicates per block in simulate_disclosure_risk
 
 
 def _eps_q(epsilon, q):
-    memory("epsilon", math.prod(broadcast_shape(epsilon=epsilon, q=q)) * 4)
+    memory_for(4, epsilon=epsilon, q=q)
     eps = as_real("epsilon", epsilon)
     q = as_real("q", q)
     require(np.isfinite(eps) & (eps > 0), "epsilon", "finite and > 0")
@@ -92,10 +92,11 @@ def pufferfish_epsilon(b, q):
 
 def _b_c(p, q, epsilon, tight):
     tight = boolean("tight", tight)
+    for name, value in (("p", p), ("q", q), ("epsilon", epsilon)):
+        require(_shape_of(value) == (), name, "a scalar")
     p = as_real("p", p)
-    require(p.ndim == 0 and 0 < p < 1, "p", "a number in (0, 1)")
+    require(0 < p < 1, "p", "a number in (0, 1)")
     eps, q = _eps_q(epsilon, q)
-    require(eps.ndim == 0 and q.ndim == 0, "epsilon", "a scalar (with q a scalar)")
     b = float(pufferfish_scale(eps, q, tight))
     require(b < 1, "epsilon", f"large enough that b < 1 (got b = {b:.6g} for epsilon = {float(eps):g}, "
             f"q = {float(q):g}): the bias correction c = 1 - b^2 must be positive")

@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 
-from ._common import as_real, fail, memory, memory_for, provenance, require, scalar_out
+from ._common import _shape_of, as_real, fail, memory, memory_for, provenance, require, scalar_out
 
 _N_MAX = 2**31 - 1  # every integer product below (at most 2 N^2) is exact in int64
 _BLOCK = 1 << 16  # grid cells per block in srs_binary_delta0 (cache-sized, bounded memory)
@@ -62,6 +62,7 @@ def _integer(name: str, value, lo, hi, domain: str) -> np.ndarray:
 
 
 def _scalar_integer(name: str, value, lo, hi, domain: str) -> int:
+    require(_shape_of(value) == (), name, f"a scalar ({domain})")
     arr = _integer(name, value, lo, hi, domain)
     require(arr.ndim == 0, name, f"a scalar ({domain})")
     return int(arr)
@@ -391,7 +392,7 @@ def srs_binary_delta0(epsilon, N, n, m_t, M_t):
     >>> float(srs_binary_delta0(np.log(2.0), 4, 2, 1, 3))  # (1/2 - 2/6)_+ at y = 0, by hand
     0.166666666666666...
     """
-    memory("epsilon", math.prod(_shape(epsilon)) * 16)
+    memory("epsilon", math.prod(_shape_of(epsilon)) * 16)
     eps = as_real("epsilon", epsilon)
     require(eps >= 0, "epsilon", ">= 0")
     N, n = _design(N, n)
@@ -429,13 +430,6 @@ def srs_binary_delta0(epsilon, N, n, m_t, M_t):
             part = np.maximum(part, _pair_deltas(sub, ts, N, n).max(axis=0))
     best[todo] = part
     return scalar_out(np.minimum(best, 1.0).reshape(eps.shape))
-
-
-def _shape(value) -> tuple:
-    try:
-        return np.shape(value)
-    except (TypeError, ValueError):
-        return ()
 
 
 def _total_spans(N: int, m_t: int, M_t: int) -> list[tuple[int, int]]:
