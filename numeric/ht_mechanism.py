@@ -24,13 +24,14 @@ from ._common import (_shape_of, as_real, boolean, broadcast_shape, fail, memory
 #: Atoms are at most this large in absolute value, so that every difference of two atoms (and of
 #: a clipped z and an atom) is a finite float.
 _ATOM_MAX = 2.0 ** 1022
+_TEMPS = 8  # float arrays of shape z.shape + (K,) alive at once in the mixture evaluations
+
 
 def _positive_b(b) -> np.ndarray:
+    """b as a float array, > 0 everywhere (NaN, strings and booleans refused naming b)."""
     b = as_real("b", b)
     require(b > 0, "b", "> 0")
     return b
-
-_TEMPS = 8  # float arrays of shape z.shape + (K,) alive at once in the mixture evaluations
 
 
 def _probabilities(probabilities, k: int, of: str) -> np.ndarray:
@@ -113,7 +114,8 @@ def _nearest(z, t, p):
 
 
 def _clip(z, *atom_sets):
-    """(zc, excess): z clipped to [lowest atom, highest atom] of the sets, and |z - zc| (inf at z = +-inf).
+    """(zc, excess, lo, hi): z clipped to [lo, hi] = [lowest atom, highest atom] of the sets, and
+    |z - zc| (inf at z = +-inf).
 
     Left of every atom each kernel is e^{-(t_k - z)/b} = e^{-(t_k - lo)/b} e^{-(lo - z)/b}, right of
     every atom likewise: a mixture there is its value at the end atom times e^{-|z - zc|/b}, and a

@@ -15,13 +15,14 @@ import numpy as np
 from . import _generated as gen
 from ._common import as_real, memory_for, provenance, require, scalar_out
 
+_TEMPS = 6  # float arrays of the broadcast shape alive at once (inputs, kernel temporaries, output)
+
 
 def _positive_b(b) -> np.ndarray:
+    """b as a float array, > 0 everywhere (NaN, strings and booleans refused naming b)."""
     b = as_real("b", b)
     require(b > 0, "b", "> 0")
     return b
-
-_TEMPS = 6  # float arrays of the broadcast shape alive at once (inputs, kernel temporaries, output)
 
 
 def _finite_scale(b) -> np.ndarray:

@@ -20,8 +20,8 @@ import math
 
 import numpy as np
 
-from ._common import (_shape_of, as_real, as_rng, boolean, broadcast_shape, count, exact_sum, memory, memory_for, provenance,
-                      require, scalar_out)
+from ._common import (_shape_of, as_real, as_rng, boolean, broadcast_shape, count, exact_sum, memory, memory_for,
+                      provenance, require, scalar_out)
 
 _TEMPS = 16  # float arrays of the shape of R alive at once in disclosure_risk
 
@@ -110,7 +110,8 @@ def _risk(R, p, b, c):
     (pieces 1 and 3) the risk is the nearer tail times -expm1(-(v - u)/b), with the width
     v - u = log1p(2p/(1 - p - R)) taken from the exact width 2p: no difference of two near tails.
     Where they straddle 0 (piece 2) it is (-expm1(-v/b) - expm1(u/b))/2, a sum of two non-negative
-    terms, with v = u + width where |u| <= 1 (tiny p: the width carries the digits).  R = -inf gives 0 (piece 1, both limits +inf), R = +inf gives 0."""
+    terms, with v = u + width where |u| <= 1 (tiny p: the width carries the digits).  R = -inf gives 0
+    (piece 1, both limits +inf), R = +inf gives 0."""
     R = np.asarray(R, dtype=float)
     lo, hi = 1 - p - R, 1 + p - R
     pos = lo > 0
@@ -120,11 +121,9 @@ def _risk(R, p, b, c):
         width = np.where(pos, np.log1p(2 * p / np.where(pos, lo, 1.0)), np.inf)
         shrink = -np.expm1(-width / b)                       # 1 - e^{-(v-u)/b}
         right_u = 0.5 * np.exp(-np.maximum(u, 0) / b)        # 1 - F(u), u >= 0
-        right_v = 0.5 * np.exp(-np.maximum(v, 0) / b)        # 1 - F(v), v >= 0
-        left_u = np.where(pos, 0.5 * np.exp(np.minimum(u, 0) / b), 0.0)   # F(u), u < 0
         left_v = 0.5 * np.exp(np.minimum(v, 0) / b)          # F(v), v < 0
         # pieces 2 and 4 (u < 0 <= v): 1 - e^{-v/b}/2 - e^{u/b}/2 = (-expm1(-v/b) - expm1(u/b))/2, a sum of
-        # two non-negative terms (1 - right_v - left_u cancels to nothing when both limits are near 0);
+        # two non-negative terms (1 - (1 - F(v)) - F(u) cancels to nothing when both limits are near 0);
         # where |u| <= 1, v = u + width (width exact from 2p), so a small v - u keeps its digits (the
         # error is eps (|u| + width) instead of eps of ln(hi/c)); farther out ln(hi/c) is the better one
         v2 = np.where(pos & (np.abs(u) <= 1), u + width, v)

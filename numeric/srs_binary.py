@@ -195,8 +195,10 @@ def srs_binary_log_pmf(y, t, N, n):
 
     Source: 000_3f4b38deb4c4e7bd.txt, Section 2.3, Result 8 (density of Z_0 given X = x).
 
-    Parameters: ``y`` integers (any, -inf outside the support) and ``t`` integers in [0, N],
-    broadcast together; ``N`` an integer in [1, 2^31 - 1]; ``n`` an integer in [1, N].
+    Parameters: ``y`` integers (any finite value, -inf outside the support; an infinite or
+    fractional y is refused naming ``y``) and ``t`` integers in [0, N], broadcast together (a shape
+    clash names them); ``N`` an integer in [1, 2^31 - 1]; ``n`` an integer in [1, N].  A broadcast
+    shape beyond the memory limit is refused before anything is allocated.
 
     >>> float(srs_binary_log_pmf(1, 2, 4, 2))  # ln(C(2,1) C(2,1) / C(4,2)) = ln(4/6)
     -0.405465108108164...
@@ -226,7 +228,8 @@ def srs_binary_pmf_ratio(y, t, N, n):
     Source: 000_3f4b38deb4c4e7bd.txt, Section 2.3, Result 8 (proof).
 
     Parameters: ``t`` integers in [0, N - 1]; ``y`` integers in the support of f_t or of
-    f_{t+1} (elsewhere the ratio is 0/0: ``ValueError``); broadcast together.  ``N`` an integer in
+    f_{t+1} (elsewhere the ratio is 0/0: ``ValueError``); broadcast together (a shape clash names
+    them).  ``N`` an integer in
     [1, 2^31 - 1]; ``n`` an integer in [1, N].
 
     >>> float(srs_binary_pmf_ratio(0, 2, 6, 2))  # (C(2,0) C(4,2)) / (C(3,0) C(3,2)) = 6/3
@@ -458,8 +461,8 @@ def srs_binary_epsilon0(N, n, m_t, M_t):
 
     Source: 000_3f4b38deb4c4e7bd.txt, Section 2.3, Result 9.
 
-    Parameters (broadcast together): ``N`` integers in [1, 2^31 - 1]; ``n`` integers in [1, N];
-    integers 0 <= m_t < M_t <= N.
+    Parameters (broadcast together; a shape clash names them): ``N`` integers in [1, 2^31 - 1];
+    ``n`` integers in [1, N]; integers 0 <= m_t < M_t <= N (booleans and fractions refused).
 
     >>> float(srs_binary_epsilon0(10, 2, 3, 7))  # ln max(4/2, 4/2) = ln 2
     0.693147180559945...
