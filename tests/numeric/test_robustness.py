@@ -188,8 +188,8 @@ def corrupted_calls(draw):
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(corrupted_calls())
-def test_property_named_error_or_value_without_nan(call):
+@given(call=corrupted_calls())
+def test_property_named_error_or_value_without_nan(capped_memory, call):
     """Reference: the two admissible outcomes.  A random value may break a relation with a parameter
     left at its baseline (N = 1 below n = 2), and two changed parameters may clash with each other:
     the error may then name the other parameter, but its message must name a changed one."""
