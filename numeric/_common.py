@@ -49,8 +49,15 @@ def _short(value) -> str:
 
 def as_float(name: str, value, finite: bool = False) -> np.ndarray:
     """``value`` as a float array; ``ParameterError`` naming ``name`` if it is not real-numeric
-    (strings, booleans, complex, objects), has NaN, or (``finite``) has an infinity."""
-    arr = np.asarray(value) if not isinstance(value, np.ndarray) else value
+    (strings, booleans, complex, objects, ragged nested sequences), has NaN, or (``finite``) has an
+    infinity."""
+    if isinstance(value, np.ndarray):
+        arr = value
+    else:
+        try:
+            arr = np.asarray(value)
+        except (TypeError, ValueError):       # ragged nested sequences ([1.0, [2.0]])
+            fail(name, "a real number or a rectangular array of real numbers", _short(value))
     if arr.dtype == bool or arr.dtype.kind in "USOcMmV":
         if arr.dtype.kind == "O":
             try:
@@ -110,22 +117,10 @@ def tolerance(name: str, value, lo: float = 1e-15, hi: float = 0.1) -> float:
 
 def count(name: str, value, lo: int, hi: int | None = None) -> int:
     """An integer in [lo, hi] (not a bool, not a float); ``ParameterError`` naming ``name`` otherwise."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        fail(name, f"an integer >= {lo}" if hi is None else f"an integer in [{lo}, {hi}]", _short(value))
-    if value < lo or (hi is not None and value > hi):
+    integer = isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+    if not integer or value < lo or (hi is not None and value > hi):
         fail(name, f"an integer >= {lo}" if hi is None else f"an integer in [{lo}, {hi}]", _short(value))
     return int(value)
-
-
-def broadcast(**named) -> list[np.ndarray]:
-    """``np.broadcast_arrays`` of the named arrays; ``ParameterError`` naming them if the shapes clash."""
-    arrays = [np.asarray(v) for v in named.values()]
-    try:
-        return list(np.broadcast_arrays(*arrays))
-    except ValueError:
-        shapes = ", ".join(f"{k} {a.shape}" for k, a in zip(named, arrays))
-        first = next(iter(named))
-        raise ParameterError(first, f"{' and '.join(named)} must broadcast to one shape; got {shapes}") from None
 
 
 def memory(name: str, cells, itemsize: int = 8, what: str = "the result") -> None:
@@ -228,7 +223,7 @@ def exact_sum(values) -> tuple[float, int]:
     return m2, k + k2
 
 
-def samples_of(samples, n: int, name: str = "samples") -> list[tuple[int, ...]]:
+def samples_of(samples, n: int, name: str = "samples", n_is: str = "the length of x") -> list[tuple[int, ...]]:
     """An explicit design's samples as tuples of distinct integer unit indices in [0, n).
 
     ``ParameterError`` naming ``name`` if ``samples`` is not a sequence of iterables, or a sample has
@@ -256,20 +251,8 @@ def samples_of(samples, n: int, name: str = "samples") -> list[tuple[int, ...]]:
             if isinstance(j, (bool, np.bool_)) or not isinstance(j, (int, np.integer)):
                 fail(name, f"made of integer unit indices (samples[{k}] contains {_short(j)})")
             if not 0 <= j < n:
-                fail(name, f"made of unit indices in [0, n) = [0, {n}), n the length of x "
-                     f"(samples[{k}] contains {j})")
+                fail(name, f"made of unit indices in [0, n) = [0, {n}), n {n_is} (samples[{k}] contains {j})")
         if len(set(int(j) for j in units)) != len(units):
             fail(name, f"sets of distinct units (samples[{k}] repeats one)")
         out.append(tuple(int(j) for j in units))
     return out
-
-
-def as_real(name: str, value, finite: bool = False) -> np.ndarray:
-    """:func:`as_float`, with a ragged nested sequence (``[1.0, [2.0]]``, which numpy cannot make an
-    array of) refused by a ``ParameterError`` naming ``name`` like every other non-numeric input."""
-    try:
-        return as_float(name, value, finite)
-    except ParameterError:
-        raise
-    except (TypeError, ValueError):
-        fail(name, "a real number or a rectangular array of real numbers", _short(value))

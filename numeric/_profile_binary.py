@@ -20,12 +20,14 @@ with q the inclusion probability and h_t the law of the ones among the other sam
 """
 from __future__ import annotations
 
+import heapq
 import math
 from abc import ABC, abstractmethod
 
 import numpy as np
 
-from ._profile_kernels import LD, U_D, U_LD, gaussian_delta_one_change, laplace_delta_uniform
+from ._profile_kernels import (LD, U_D, U_LD, gaussian_delta_one_change, laplace_delta_uniform, perturbation_bound,
+                               round_up)
 
 _EDGE = -80.0          # log pmf allowed at a window edge that is not a support end
 _FLOOR = -200.0        # cells whose log pmf is below the row's top minus 200 are dropped (mass < W e^-200)
@@ -233,7 +235,7 @@ def block_log_bound(fam: "SRSFamily", t1: int, t2: int, eps: float) -> float:
         return -np.inf
     c = math.exp(min(eps, _C_CAP))        # a smaller c only raises K2: still an upper bound
     K2 = int(_kstar(fam, ends, c).max()) + 1
-    N1, n1 = fam.N - 1, fam.n - 1
+    N1 = fam.N - 1
     top = eps + math.log(fam.q) + 1e-12    # q = n/N is a rounded double
     slack = _log_h_slack(fam.N)
     log_m = _log_max_h(fam, ends)
@@ -242,16 +244,21 @@ def block_log_bound(fam: "SRSFamily", t1: int, t2: int, eps: float) -> float:
     return min(envelope, _tail_bound(fam, t1, t2, K2, top, slack), 0.0)
 
 
-def _mode_h(fam: "SRSFamily", t: np.ndarray) -> np.ndarray:
+def _support_h(fam: "SRSFamily", t):
+    """(lo, hi): the support of h_t = Hyp(N - 1, t, n - 1)."""
     N1, n1 = fam.N - 1, fam.n - 1
-    lo, hi = np.maximum(0, n1 + t - N1), np.minimum(n1, t)
-    return np.clip((n1 + 1) * (t + 1) // (N1 + 2), lo, hi)
+    return np.maximum(0, n1 + t - N1), np.minimum(n1, t)
+
+
+def _mode_h(fam: "SRSFamily", t):
+    """A mode of h_t, within one of the exact mode (the +-1 of the callers covers it)."""
+    lo, hi = _support_h(fam, t)
+    return np.clip(fam.n * (t + 1) // (fam.N + 1), lo, hi)
 
 
 def _log_max_h(fam: "SRSFamily", t: np.ndarray) -> np.ndarray:
-    """ln max_y h_t(y) (up to the gammaln rounding): at the mode of Hyp(N - 1, t, n - 1), +-1."""
-    N1, n1 = fam.N - 1, fam.n - 1
-    lo, hi = np.maximum(0, n1 + t - N1), np.minimum(n1, t)
+    """ln max_y h_t(y) (up to the gammaln rounding): at the mode of h_t, +-1."""
+    lo, hi = _support_h(fam, t)
     mode = _mode_h(fam, t)
     return np.maximum.reduce([fam.log_h(np.clip(mode + d, lo, hi), t) for d in (-1, 0, 1)])
 
@@ -301,13 +308,12 @@ def noise_bound(fam: "SRSFamily", t1: int, t2: int, eps: float, b: float, noise:
 def _tail_bound(fam, t1: int, t2: int, K2: int, top: float, slack: float) -> float:
     """The K2 part of ``block_log_bound``: ln of e^eps q max_{k <= K2} h_{t1}(k) max(1, r(t1, K2))^(t2 - t1)."""
     N1, n1 = fam.N - 1, fam.n - 1
-    if K2 > min(n1, t1) or t1 >= N1:
+    lo1, hi1 = _support_h(fam, t1)
+    if K2 > hi1 or t1 >= N1:
         return min(top, 0.0)
-    lo1 = max(0, n1 + t1 - N1)
     if K2 < lo1:
         return -np.inf
-    mode = min(max((n1 + 1) * (t1 + 1) // (N1 + 2), lo1), min(n1, t1))
-    ks = np.array([min(K2, mode) + d for d in (-1, 0, 1)], dtype=np.int64)
+    ks = np.array([min(K2, int(_mode_h(fam, t1))) + d for d in (-1, 0, 1)], dtype=np.int64)
     ks = ks[ks <= K2]
     logmax = float(np.max(fam.log_h(ks, np.full(ks.shape, t1))))
     num = N1 - t1 - n1 + K2
@@ -328,21 +334,11 @@ def _window(fam: BinaryFamily, t: np.ndarray, widen: float):
     return y0, int((y1 - y0).max()) + 1
 
 
-def round_up(value, err) -> np.ndarray:
-    """value + err (long double) as doubles rounded towards +inf, capped at 1 (delta <= 1)."""
-    total = np.asarray(value, dtype=LD) + np.asarray(err, dtype=LD)
-    d = total.astype(float)
-    d = np.where(d.astype(LD) < total, np.nextafter(d, np.inf), d)
-    return np.minimum(d, 1.0)
-
-
 def error_bound(W: int) -> float:
     """Bound of the absolute error of a pair's delta computed by ``_block`` on a window of W cells.
 
-    Perturbation lemma: if the computed integrand is D^ = F(1 + alpha) - e^eps G(1 + beta)
-    pointwise with |alpha|, |beta| <= eta < 1/2, then |int D^_+ - int D_+| <= 2 eta/(1 - eta) int F
-    (where D^ or D is positive, e^eps G < F (1 + eta)/(1 - eta), so the change eta (F + e^eps G) is
-    at most 2 eta F/(1 - eta)): the error does not grow with e^eps.  Rounding in the working
+    By ``perturbation_bound``, relative errors eta of the two mixtures change delta by at most
+    2 eta/(1 - eta), whatever e^eps.  Rounding in the working
     precision (unit roundoff u = ``U_LD``) perturbs each weight relatively, with a priori bounds in
     the manner of Higham (2002, Sections 3.1 and 4.2):
 
@@ -356,7 +352,15 @@ def error_bound(W: int) -> float:
     """
     R = 200.0 + math.log(W + 1)
     eta = (W * (2 * R + 8) + 4 * W + 32) * U_LD
-    return 2.01 * eta / (1 - eta) + 2 * (W + 1) * math.exp(-80) + 2 * W * math.exp(-200)
+    return perturbation_bound(eta) + 2 * (W + 1) * math.exp(-80) + 2 * W * math.exp(-200)
+
+
+def _pure(fam: BinaryFamily, eps: float, b: float, noise: str) -> bool:
+    """delta_b(eps) = 0 exactly for every pair: Laplace noise with eps >= h/b.  With unit i the one
+    that changes, f_t = (1 - q) G + q H and f_{t+1} = (1 - q) G + q H_h (H_h: H shifted by the
+    spacing h), and e^{-h/b} H <= H_h <= e^{h/b} H pointwise, so e^{-h/b} <= f_t/f_{t+1} <= e^{h/b}
+    (the Laplace mechanism with the Horvitz-Thompson sensitivity h = 1/q)."""
+    return noise == "laplace" and b > 0 and eps >= fam.spacing / b
 
 
 def pair_deltas(fam: BinaryFamily, t: np.ndarray, up: np.ndarray, eps: float, b: float, noise: str) -> np.ndarray:
@@ -365,8 +369,8 @@ def pair_deltas(fam: BinaryFamily, t: np.ndarray, up: np.ndarray, eps: float, b:
     out = np.empty(len(t))
     if len(t) == 0:
         return out
-    if noise == "laplace" and b > 0 and eps >= fam.spacing / b:
-        out[:] = 0.0        # e^{-h/b} <= f_x/f_x' <= e^{h/b} (the Laplace mechanism, sensitivity h): exact
+    if _pure(fam, eps, b, noise):
+        out[:] = 0.0
         return out
     order = np.argsort(fam.sd(t), kind="stable")          # similar widths together
     _, W = _window(fam, t, 10.0)
@@ -405,7 +409,7 @@ def _block(fam, t, up, eps, b, noise):
 
 # -- the supremum over pairs ------------------------------------------------------------------------
 def _intervals(fam: BinaryFamily, m_t: int, M_t: int):
-    """The up pairs (t, t+1) to search, as disjoint intervals of t with a flag ``mirrored``.
+    """The up pairs (t, t+1) to search, as disjoint intervals [lo, hi] of t.
 
     SRS: the down pair (t+1 -> t) is the up pair (N-1-t -> N-t) seen through y -> n - y
     (f_t(y) = f_{N-t}(n - y)), so the up pairs over [m_t, M_t - 1] and [N - M_t, N - 1 - m_t]
@@ -421,8 +425,8 @@ def _intervals(fam: BinaryFamily, m_t: int, M_t: int):
 
 
 def _as_pair(fam, m_t, M_t, t: int, up: bool):
-    """(total, total', 'up') of the pair found: an SRS up pair outside [m_t, M_t - 1] is the mirror
-    image of the down pair (N - t, N - t - 1)."""
+    """(total, total') of the pair found at t (``up`` or not): an SRS up pair outside [m_t, M_t - 1]
+    is the mirror image of the down pair (N - t, N - t - 1)."""
     if isinstance(fam, SRSFamily) and not (m_t <= t <= M_t - 1):
         return fam.N - t, fam.N - t - 1
     return (t, t + 1) if up else (t + 1, t)
@@ -442,17 +446,16 @@ def search(fam: BinaryFamily, m_t: int, M_t: int, eps: float, b: float, noise: s
         d = pair_deltas(fam, np.array([m_t, m_t]), np.array([True, False]), eps, b, noise)
         k = int(np.argmax(d))
         return float(d[k]), *_as_pair(fam, m_t, M_t, m_t, k == 0)
-    if noise == "laplace" and b > 0 and eps >= fam.spacing / b:
-        return 0.0, *_as_pair(fam, m_t, M_t, m_t, True)     # exact: see pair_deltas
+    if _pure(fam, eps, b, noise):
+        return 0.0, *_as_pair(fam, m_t, M_t, m_t, True)
     spans = _intervals(fam, m_t, M_t)
     if not prune:
         t = np.concatenate([np.arange(lo, hi + 1, dtype=np.int64) for lo, hi in spans])
         d = pair_deltas(fam, t, np.ones(t.size, dtype=bool), eps, b, noise)
         k = int(np.argmax(d))
         return float(d[k]), *_as_pair(fam, m_t, M_t, int(t[k]), True)
-    import heapq
-
     best, arg = 0.0, spans[0][0]
+
     def bound(lo, hi):
         nb = noise_bound(fam, lo, hi, eps, b, noise)
         return min(block_log_bound(fam, lo, hi, eps), math.log(nb) if nb > 0 else -np.inf)
@@ -475,4 +478,4 @@ def search(fam: BinaryFamily, m_t: int, M_t: int, eps: float, b: float, noise: s
         edges = np.unique(np.linspace(lo, hi + 1, _SPLIT + 1).astype(np.int64))
         for a, z in zip(edges[:-1], edges[1:]):
             heapq.heappush(heap, (-bound(int(a), int(z) - 1), int(a), int(z) - 1))
-    return min(best, whole) if best > 0 else best, *_as_pair(fam, m_t, M_t, arg, True)
+    return min(best, whole), *_as_pair(fam, m_t, M_t, arg, True)

@@ -12,7 +12,8 @@ import math
 
 import numpy as np
 
-from ._profile_kernels import LD, U_D, U_LD, gaussian_delta_general, laplace_delta_general
+from ._profile_kernels import (LD, U_D, U_LD, gaussian_delta_general, laplace_delta_general, perturbation_bound,
+                               round_up)
 from .ht_mechanism import ht_atoms
 
 MAX_PAIRS = 200_000
@@ -64,13 +65,11 @@ def deltas(samples, probs, domain, N, eps: float, b: float, noise: str):
         d = laplace_delta_general(A, Wm, b)
     else:
         d = np.array([gaussian_delta_general(a, w, b) for a, w in zip(A, Wm)], dtype=LD)
-    return _round_up(d, error_bound(samples, probs, domain, N, b, noise, A.shape[1])), found
+    return round_up(d, error_bound(samples, probs, domain, N, b, noise, A.shape[1])), found
 
 
 def error_bound(samples, probs, domain, N: int, b: float, noise: str, K: int) -> float:
-    """Bound of the absolute error of a pair's delta (see ``_profile_binary.error_bound`` for the
-    perturbation lemma: relative perturbations eta of the two mixtures change delta by at most
-    2 eta/(1 - eta)).  Here eta collects the probabilities of the samples (their products in double:
+    """Bound of the absolute error of a pair's delta (``perturbation_bound`` of eta).  Here eta collects the probabilities of the samples (their products in double:
     (N + 2) u), the kernels displaced by the rounding of the Horvitz-Thompson atoms (a sum of at most
     N terms x_i/pi_i: |error| <= (N + 2) u N max|x|/min pi; a Laplace kernel moved by e changes by a
     factor within e^{+-e/b}, a Gaussian one within 40 sigma by e^{+-41 e/sigma}) and the recursions
@@ -84,11 +83,4 @@ def error_bound(samples, probs, domain, N: int, b: float, noise: str, K: int) ->
         move = math.expm1(shift / b) if noise == "laplace" else math.expm1(41 * shift / b)
     else:
         move = 0.0
-    eta = (N + 2) * U_D + move + (4 * K + 32) * U_LD
-    return 2.01 * eta / (1 - eta) if eta < 0.5 else 1.0
-
-
-def _round_up(d, err):
-    from ._profile_binary import round_up
-
-    return round_up(d, err)
+    return perturbation_bound((N + 2) * U_D + move + (4 * K + 32) * U_LD)

@@ -34,6 +34,23 @@ _BISECT = 200  # bisection steps at most (each halves the bracket; stops at the 
 TAIL = 40.0    # zeros of D are sought within TAIL sigma of the atoms (Phi(-40) < 1e-349 underflows to 0)
 
 
+# -- rounding ---------------------------------------------------------------------------------------
+def perturbation_bound(eta: float) -> float:
+    """The change of delta = int (F - e^eps G)_+ when F and e^eps G are perturbed pointwise by
+    relative errors of at most eta < 1/2: at most 2 eta/(1 - eta) int F, whatever e^eps (where the
+    perturbed or the exact integrand is positive, e^eps G < F (1 + eta)/(1 - eta), so the change
+    eta (F + e^eps G) is at most 2 eta F/(1 - eta)); 1 (the trivial bound) beyond."""
+    return 2.01 * eta / (1 - eta) if eta < 0.5 else 1.0
+
+
+def round_up(value, err) -> np.ndarray:
+    """value + err (long double) as doubles rounded towards +inf, capped at 1 (delta <= 1)."""
+    total = np.asarray(value, dtype=LD) + np.asarray(err, dtype=LD)
+    d = total.astype(float)
+    d = np.where(d.astype(LD) < total, np.nextafter(d, np.inf), d)
+    return np.minimum(d, 1.0)
+
+
 # -- Laplace ----------------------------------------------------------------------------------------
 def _interval_parts(A_l, A_r, B_l, B_r, omc):
     """Integral of the positive part of (A e^{u/b} + B e^{-u/b})/(2b) over each interval [0, h].
@@ -284,4 +301,4 @@ def _normal_interval(x1, x2):
 
 
 __all__ = ["gaussian_delta_general", "gaussian_delta_one_change", "laplace_delta_general",
-           "laplace_delta_uniform"]
+           "laplace_delta_uniform", "perturbation_bound", "round_up"]

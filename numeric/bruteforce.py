@@ -12,7 +12,7 @@ import math
 import numbers
 from fractions import Fraction
 
-from ._common import _shape_of, as_real, broadcast_shape, fail, memory, provenance, require, samples_of
+from ._common import _shape_of, as_float, broadcast_shape, fail, memory, provenance, require, samples_of
 
 #: Python memory per value of x, x' and per sample (a Fraction, its list slot, the atoms' dict entry).
 _BYTES_PER_ITEM = 400
@@ -37,7 +37,7 @@ def _exact(name: str, value) -> Fraction:
 def _scalar(name: str, value) -> Fraction:
     """A finite real scalar >= 0 as an exact Fraction."""
     require(_shape_of(value) == (), name, "a real scalar")
-    require(as_real(name, value).ndim == 0, name, "a real scalar")
+    require(as_float(name, value).ndim == 0, name, "a real scalar")
     q = _exact(name, value.item() if hasattr(value, "item") else value)
     require(q >= 0, name, "a finite real number >= 0")
     return q
@@ -45,7 +45,7 @@ def _scalar(name: str, value) -> Fraction:
 
 def _vector(name: str, value, n: int | None = None) -> list[Fraction]:
     """A one-dimensional sequence of finite reals (of length ``n`` if given) as exact Fractions."""
-    arr = as_real(name, value)
+    arr = as_float(name, value)
     require(arr.ndim == 1, name, "a one-dimensional sequence of real numbers")
     if n is not None:
         require(arr.shape[0] == n, name, f"of the length of x ({n})")

@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from . import _generated as gen
-from ._common import (_shape_of, as_real, as_rng, boolean, broadcast_shape, count, exact_sum, memory,
+from ._common import (_shape_of, as_float, as_rng, boolean, broadcast_shape, count, exact_sum, memory,
                       provenance, require)
 
 #: Random numbers drawn per block in simulate_rse: memory is bounded by a few arrays of this many
@@ -23,7 +23,7 @@ def _per_unit(name: str, value, n: int) -> np.ndarray:
     before anything is converted)."""
     shape = _shape_of(value)
     require(shape in ((), (n,)), name, f"a scalar or an array of the length of y ({n}; got shape {shape})")
-    arr = as_real(name, value)
+    arr = as_float(name, value)
     if arr.ndim == 0:
         return np.full(n, float(arr))
     require(arr.shape == (n,), name, f"a scalar or an array of the length of y ({n}; got shape {arr.shape})")
@@ -33,7 +33,7 @@ def _values(y, arrays: int) -> np.ndarray:
     """y as a finite one-dimensional float array, refused before allocation when ``arrays`` float
     arrays of its length would exceed the memory limit."""
     memory("y", math.prod(broadcast_shape(y=y)) * arrays)
-    y = as_real("y", y)
+    y = as_float("y", y)
     require(y.ndim == 1, "y", "a one-dimensional array of unit values")
     require(np.isfinite(y), "y", "finite")
     return y
@@ -123,10 +123,10 @@ def ht_variance(y, pi, pi_ij, perturbed, b, mu=0.0, bias_corrected=True):
     memory("pi_ij", math.prod(broadcast_shape(pi_ij=pi_ij)) * 6, what="the n x n matrices of the variance")
     y = _values(y, 8)
     n = y.shape[0]
-    pi = as_real("pi", pi)
+    pi = as_float("pi", pi)
     require(pi.shape == (n,), "pi", f"an array of the length of y ({n})")
     require((pi > 0) & (pi <= 1), "pi", "in (0, 1]")
-    pij = as_real("pi_ij", pi_ij)
+    pij = as_float("pi_ij", pi_ij)
     require(pij.shape == (n, n), "pi_ij", f"an n x n matrix, n = {n} the length of y and pi")
     require((pij >= 0) & (pij <= 1), "pi_ij", "in [0, 1]")
     require(np.allclose(pij, pij.T, rtol=1e-12, atol=1e-15), "pi_ij", "symmetric")

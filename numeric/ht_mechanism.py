@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from ._common import (_shape_of, as_real, boolean, broadcast_shape, fail, memory, provenance, require,
+from ._common import (_shape_of, as_float, boolean, broadcast_shape, fail, memory, provenance, require,
                       samples_of, scalar_out)
 
 #: Atoms are at most this large in absolute value, so that every difference of two atoms (and of
@@ -29,7 +29,7 @@ _TEMPS = 8  # float arrays of shape z.shape + (K,) alive at once in the mixture 
 
 def _positive_b(b) -> np.ndarray:
     """b as a float array, > 0 everywhere (NaN, strings and booleans refused naming b)."""
-    b = as_real("b", b)
+    b = as_float("b", b)
     require(b > 0, "b", "> 0")
     return b
 
@@ -37,7 +37,7 @@ def _positive_b(b) -> np.ndarray:
 def _probabilities(probabilities, k: int, of: str) -> np.ndarray:
     """Sample probabilities p(s): ``k`` of them (one per entry of ``of``), >= 0, summing to 1."""
     memory("probabilities", math.prod(_shape_of(probabilities)) * 4)
-    p = as_real("probabilities", probabilities, finite=True)
+    p = as_float("probabilities", probabilities, finite=True)
     require(p.shape == (k,), "probabilities", f"an array of the same length as {of} ({k})")
     require(p >= 0, "probabilities", ">= 0")
     require(abs(math.fsum(p.tolist()) - 1.0) <= 1e-12 * max(1, k), "probabilities", "summing to 1")
@@ -46,7 +46,7 @@ def _probabilities(probabilities, k: int, of: str) -> np.ndarray:
 
 def _mixture(atoms, probabilities, name="atoms"):
     memory(name, math.prod(_shape_of(atoms)) * _TEMPS)
-    t = as_real(name, atoms)
+    t = as_float(name, atoms)
     require(t.ndim == 1 and t.size > 0, name, "a non-empty one-dimensional array")
     require(np.isfinite(t), name, "finite")
     require(np.abs(t) <= _ATOM_MAX, name, "at most 2^1022 in absolute value (differences of atoms must be finite)")
@@ -64,7 +64,7 @@ def _z(z, k: int) -> np.ndarray:
     """z as a float array (NaN refused, +-inf kept), refused before allocation when z.shape + (k,)
     arrays would exceed the memory limit."""
     memory("z", math.prod(broadcast_shape(z=z)) * max(k, 1) * _TEMPS)
-    return as_real("z", z)
+    return as_float("z", z)
 
 
 def _pair(z, atoms_x, atoms_x_prime, probabilities, b):
@@ -149,7 +149,7 @@ def ht_atoms(samples, probabilities, x):
     [4.5, 7.5, 9.0]
     """
     memory("x", math.prod(broadcast_shape(x=x)) * 4)
-    x = as_real("x", x)
+    x = as_float("x", x)
     require(x.ndim == 1 and np.isfinite(x).all(), "x", "a finite one-dimensional array")
     units = samples_of(samples, x.size)
     p = _probabilities(probabilities, len(units), "samples")
@@ -323,9 +323,9 @@ def laplace_mechanism_delta(epsilon, sensitivity, b):
     """
     shape = broadcast_shape(epsilon=epsilon, sensitivity=sensitivity, b=b)
     memory("epsilon", math.prod(shape) * 6)
-    eps = as_real("epsilon", epsilon)
+    eps = as_float("epsilon", epsilon)
     require(eps >= 0, "epsilon", ">= 0")
-    delta = as_real("sensitivity", sensitivity)
+    delta = as_float("sensitivity", sensitivity)
     require(delta >= 0, "sensitivity", ">= 0")
     b = _positive_b(b)
     require(np.isfinite(b), "b", "finite and > 0")

@@ -13,14 +13,14 @@ from __future__ import annotations
 import numpy as np
 
 from . import _generated as gen
-from ._common import as_real, memory_for, provenance, require, scalar_out
+from ._common import as_float, memory_for, provenance, require, scalar_out
 
 _TEMPS = 6  # float arrays of the broadcast shape alive at once (inputs, kernel temporaries, output)
 
 
 def _positive_b(b) -> np.ndarray:
     """b as a float array, > 0 everywhere (NaN, strings and booleans refused naming b)."""
-    b = as_real("b", b)
+    b = as_float("b", b)
     require(b > 0, "b", "> 0")
     return b
 
@@ -33,7 +33,7 @@ def _finite_scale(b) -> np.ndarray:
 
 def _location(x, mu):
     """x and mu as float arrays; refuse (naming mu) where both are infinite with the same sign."""
-    x, mu = as_real("x", x), as_real("mu", mu)
+    x, mu = as_float("x", x), as_float("mu", mu)
     with np.errstate(invalid="ignore"):
         require(~np.isnan(x - mu), "mu", "finite where x is infinite with the same sign (|x - mu| is undefined)")
     return x, mu
@@ -105,7 +105,7 @@ def laplace_mgf(a, b, mu=0.0):
     1.0
     """
     memory_for(_TEMPS, a=a, b=b, mu=mu)
-    a, b, mu = np.broadcast_arrays(as_real("a", a), _finite_scale(b), as_real("mu", mu))
+    a, b, mu = np.broadcast_arrays(as_float("a", a), _finite_scale(b), as_float("mu", mu))
     finite = np.abs(a * b) < 1
     with np.errstate(over="ignore"):
         # a = 0: E[e^{0 X}] = 1 whatever mu is (0 * inf would be NaN in e^{a mu})
@@ -122,7 +122,7 @@ def _finite_below(kernel, limit, b, mu, power):
     b = 1e-100 by its leading power of b (kernel(b, 0)/b^(2 (power - 1)) is constant to double
     precision there).  Infinite mu gives the limit, inf or 0."""
     memory_for(_TEMPS, b=b, mu=mu)
-    b, mu = np.broadcast_arrays(_positive_b(b), as_real("mu", mu))
+    b, mu = np.broadcast_arrays(_positive_b(b), as_float("mu", mu))
     finite = b < limit
     bs = np.where(finite, b, limit / 2)
     with np.errstate(over="ignore", invalid="ignore", under="ignore", divide="ignore"):
@@ -189,7 +189,7 @@ def bias_correction(b, mu=0.0):
     0.75
     """
     memory_for(_TEMPS, b=b, mu=mu)
-    b, mu = np.broadcast_arrays(_positive_b(b), as_real("mu", mu))
+    b, mu = np.broadcast_arrays(_positive_b(b), as_float("mu", mu))
     require(b < 1, "b", "in (0, 1): for b >= 1, E[e^X] is infinite and no bias correction exists")
     with np.errstate(over="ignore"):
         return scalar_out(gen.bias_correction_finite(b, mu))

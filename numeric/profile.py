@@ -25,7 +25,7 @@ import numpy as np
 
 from . import _profile_binary as _bin
 from . import _profile_explicit as _exp
-from ._common import as_float, boolean, provenance, require, tolerance
+from ._common import as_float, provenance, require, samples_of, scalar, tolerance
 from .srs_binary import _N_MAX, _design, _range, _scalar_integer
 
 NOISES = ("laplace", "gaussian")
@@ -100,20 +100,17 @@ class ExplicitDesign:
     N: int
 
     def __init__(self, samples, probabilities, N=None):
-        try:
-            s = [tuple(sorted(int(j) for j in x)) for x in samples]
-        except (TypeError, ValueError):
-            raise ValueError("samples must be a sequence of collections of integer unit indices") from None
+        N = None if N is None else _scalar_integer("N", N, 1, 64, "an integer in [1, 64]")
+        s = [tuple(sorted(x)) for x in samples_of(samples, 64 if N is None else N,
+                                                   n_is="the largest N (64)" if N is None else "= N")]
         pr = as_float("probabilities", probabilities)
         require(pr.ndim == 1 and pr.shape[0] == len(s) and len(s) > 0, "probabilities",
                 f"a one-dimensional array with one probability per sample ({len(s)} samples)")
         require(np.all(np.isfinite(pr) & (pr >= 0)), "probabilities", "finite and >= 0")
         require(abs(pr.sum() - 1) <= 1e-12, "probabilities", f"summing to 1 (sum = {pr.sum()!r})")
-        units = {j for x in s for j in x}
-        require(all(len(set(x)) == len(x) for x in s), "samples", "sets of distinct units")
-        require(all(j >= 0 for j in units), "samples", "made of unit indices >= 0")
-        N = (max(units) + 1 if units else 0) if N is None else _scalar_integer("N", N, 1, 64, "an integer in [1, 64]")
-        require(N >= 1 and all(j < N for j in units), "samples", f"made of unit indices in 0..N-1 (N = {N})")
+        if N is None:
+            N = max((j for x in s for j in x), default=-1) + 1
+            require(N >= 1, "samples", "holding at least one unit")
         pi = np.zeros(N)
         for x, p in zip(s, pr):
             pi[list(x)] += p
@@ -215,23 +212,17 @@ def _check(design, domain, noise):
 
 
 def _scale(name: str, value, allow_zero=False) -> float:
-    arr = as_float(name, value)
-    require(arr.ndim == 0, name, "a real scalar")
-    require(np.isfinite(arr) and (arr >= 0 if allow_zero else arr > 0), name,
-            "a finite number >= 0" if allow_zero else "a finite number > 0")
-    return float(arr)
+    return scalar(name, value, 0.0, np.inf, lo_open=not allow_zero)
 
 
 def _epsilons(value) -> np.ndarray:
-    eps = as_float("epsilon", value)
-    require(np.isfinite(eps) & (eps >= 0), "epsilon", "finite and >= 0")
+    eps = as_float("epsilon", value, finite=True)
+    require(eps >= 0, "epsilon", "finite and >= 0")
     return eps
 
 
 def _delta_target(value) -> float:
-    d = as_float("delta", value)
-    require(d.ndim == 0 and 0 < d < 1, "delta", "a number in (0, 1)")
-    return float(d)
+    return scalar("delta", value, 0.0, 1.0, lo_open=True, hi_open=True)
 
 
 # -- the supremum for one epsilon -------------------------------------------------------------------
@@ -344,12 +335,10 @@ def _smallest(f, lo: float, hi: float, rtol: float, log: bool) -> float:
 _B_MAX = 1e300       # the largest noise scale tried: delta there is the rounding bound of the computation
 
 
-def _decide(design, domain, noise, eps, target):
-    """f(b) = (upper value of delta_b(eps)) - target; pairs whose bound is below target/2 are not
-    evaluated (so f's sign is exact and its value exact wherever delta > target/2)."""
-    def f(b):
-        return _solve(design, domain, b, eps, noise, floor=target / 2).delta - target
-    return f
+def _excess(design, domain, b: float, eps: float, noise: str, target: float) -> float:
+    """(upper value of delta_b(eps)) - target; pairs whose bound is below target/2 are not evaluated,
+    so the sign is exact, and the value too wherever delta > target/2."""
+    return _solve(design, domain, b, eps, noise, floor=target / 2).delta - target
 
 
 @provenance(*_CLAIMS, "profile.scale_monotone")
@@ -374,10 +363,9 @@ def epsilon_for_delta(design, domain, b, delta, noise="laplace", rtol=1e-9) -> f
     b = _scale("b", b)
     target = _delta_target(delta)
     rtol = tolerance("rtol", rtol)
-    f = _decide(design, domain, noise, 0.0, target)
 
     def g(e):
-        return _decide(design, domain, noise, e, target)(b)
+        return _excess(design, domain, b, e, noise, target)
 
     if g(0.0) <= 0:
         return 0.0
@@ -386,7 +374,6 @@ def epsilon_for_delta(design, domain, b, delta, noise="laplace", rtol=1e-9) -> f
     while g(hi) > 0:
         require(hi < 1000.0, "delta", f"reachable: the certified delta stays above {target!r} up to eps = 1000")
         hi = min(2 * hi, 1000.0)
-    del f
     return _smallest(g, 0.0, hi, rtol, log=False)
 
 
@@ -416,12 +403,14 @@ def calibrate_scale(design, domain, epsilon, delta, noise="laplace", rtol=1e-9) 
     eps = float(eps)
     target = _delta_target(delta)
     rtol = tolerance("rtol", rtol)
-    f = _decide(design, domain, noise, eps, target)
+
+    def f(b):
+        return _excess(design, domain, b, eps, noise, target)
+
     if _solve(design, domain, 0.0, eps, "laplace", floor=target).delta <= target:     # b = 0: no noise
         return 0.0
-    floor = f(_B_MAX) + target
-    require(floor <= target, "delta", f"at least the rounding bound of the computation: even at scale "
-            f"{_B_MAX:g} the certified delta is {floor:.3g} > {target!r}")
+    require(f(_B_MAX) <= 0, "delta", f"at least the rounding bound of the computation: even at scale "
+            f"{_B_MAX:g} the certified delta is {f(_B_MAX) + target:.3g} > {target!r}")
     hi = 1.0
     while f(hi) > 0:
         hi = min(hi * 16, _B_MAX)

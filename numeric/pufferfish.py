@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from ._common import (_shape_of, as_real, as_rng, boolean, broadcast_shape, count, exact_sum, memory, memory_for,
+from ._common import (_shape_of, as_float, as_rng, boolean, broadcast_shape, count, exact_sum, memory, memory_for,
                       provenance, require, scalar_out)
 
 _TEMPS = 16  # float arrays of the shape of R alive at once in disclosure_risk
@@ -30,8 +30,8 @@ _CHUNK = 1 << 16   # replicates per block in simulate_disclosure_risk
 
 def _eps_q(epsilon, q):
     memory_for(4, epsilon=epsilon, q=q)
-    eps = as_real("epsilon", epsilon)
-    q = as_real("q", q)
+    eps = as_float("epsilon", epsilon)
+    q = as_float("q", q)
     require(np.isfinite(eps) & (eps > 0), "epsilon", "finite and > 0")
     require((q > 0) & (q < 1), "q", "in (0, 1)")
     return eps, q
@@ -82,8 +82,8 @@ def pufferfish_epsilon(b, q):
     1.20898265404890...
     """
     memory("b", math.prod(broadcast_shape(b=b, q=q)) * 4)
-    b = as_real("b", b)
-    q = as_real("q", q)
+    b = as_float("b", b)
+    q = as_float("q", q)
     require(np.isfinite(b) & (b > 0), "b", "finite and > 0")
     require((q > 0) & (q < 1), "q", "in (0, 1)")
     with np.errstate(over="ignore"):
@@ -94,7 +94,7 @@ def _b_c(p, q, epsilon, tight):
     tight = boolean("tight", tight)
     for name, value in (("p", p), ("q", q), ("epsilon", epsilon)):
         require(_shape_of(value) == (), name, "a scalar")
-    p = as_real("p", p)
+    p = as_float("p", p)
     require(0 < p < 1, "p", "a number in (0, 1)")
     eps, q = _eps_q(epsilon, q)
     b = float(pufferfish_scale(eps, q, tight))
@@ -161,7 +161,7 @@ def disclosure_risk(R, p, q, epsilon, tight=False):
     """
     memory("R", math.prod(broadcast_shape(R=R)) * _TEMPS)
     p, b, c = _b_c(p, q, epsilon, tight)
-    R = as_real("R", R)
+    R = as_float("R", R)
     return scalar_out(_risk(R, p, b, c))
 
 
@@ -251,7 +251,7 @@ def simulate_disclosure_risk(y, j, k, p, q, epsilon, reps, rng, tight=False):
     True
     """
     memory("y", math.prod(broadcast_shape(y=y)) * 4)
-    y = as_real("y", y)
+    y = as_float("y", y)
     require(y.ndim == 1 and y.size >= 2 and np.all(np.isfinite(y)), "y",
             "a one-dimensional array of at least two finite values")
     n = y.size

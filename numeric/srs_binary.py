@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 
-from ._common import _shape_of, as_real, fail, memory, memory_for, provenance, require, scalar_out
+from ._common import _shape_of, as_float, fail, memory, memory_for, provenance, require, scalar_out
 
 _N_MAX = 2**31 - 1  # every integer product below (at most 2 N^2) is exact in int64
 _BLOCK = 1 << 16  # grid cells per block in srs_binary_delta0 (cache-sized, bounded memory)
@@ -55,7 +55,7 @@ def _integer(name: str, value, lo, hi, domain: str) -> np.ndarray:
     """``value`` as an int64 array of integers in [lo, hi]; ``ValueError`` naming ``name`` otherwise."""
     if isinstance(value, (bool, np.bool_)) or getattr(value, "dtype", None) == bool:
         fail(name, domain, "a boolean")
-    arr = as_real(name, value)
+    arr = as_float(name, value)
     require(np.isfinite(arr) & (arr == np.floor(arr)), name, domain)
     require((arr >= lo) & (arr <= hi), name, domain)
     return arr.astype(np.int64)
@@ -207,7 +207,7 @@ def srs_binary_log_pmf(y, t, N, n):
     """
     memory_for(_LD_TEMPS, 16, y=y, t=t)
     N, n = _design(N, n)
-    y = as_real("y", y)
+    y = as_float("y", y)
     require(np.isfinite(y) & (y == np.floor(y)), "y", "integer-valued")
     t = _integer("t", t, 0, N, f"an integer in [0, N] = [0, {N}]")
     y, t = np.broadcast_arrays(y, t)
@@ -396,7 +396,7 @@ def srs_binary_delta0(epsilon, N, n, m_t, M_t):
     0.166666666666666...
     """
     memory("epsilon", math.prod(_shape_of(epsilon)) * 16)
-    eps = as_real("epsilon", epsilon)
+    eps = as_float("epsilon", epsilon)
     require(eps >= 0, "epsilon", ">= 0")
     N, n = _design(N, n)
     m_t, M_t = _range(N, m_t, M_t)

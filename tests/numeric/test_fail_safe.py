@@ -13,9 +13,11 @@ import time
 import tracemalloc
 
 import mpmath
+import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from numeric import _profile_binary as pb
 from numeric import (SRS, Bernoulli, BinaryDomain, amplified_laplace_scale, calibrate_scale, delta_bruteforce,
                      epsilon_for_delta, privacy_profile, worst_pair)
 
@@ -117,8 +119,9 @@ def test_reproducer_amplified_scale_large_eps():
 
 @pytest.mark.parametrize("fn", ["profile", "worst", "calibrate", "epsilon"])
 def test_reproducer_eps_above_709_does_not_overflow(fn):
-    """e^eps overflowed a double for eps > 709; at eps = 800 and b = 0.5 >= ... the Laplace mechanism
-    with Delta/b = 20 < 800 gives delta = 0 exactly (pure DP with eps = Delta/b)."""
+    """e^eps overflowed a double for eps > 709.  At eps = 800 and b = 0.5 the Laplace mechanism with
+    the Horvitz-Thompson sensitivity Delta = N/n = 10 is pure DP with eps = Delta/b = 20 < 800, so
+    delta = 0 exactly; the calibrated scale is at most Delta/eps."""
     d, dom = SRS(100, 10), BinaryDomain(100)
     if fn == "profile":
         assert privacy_profile(d, dom, 0.5, 800.0) == 0.0
@@ -132,21 +135,18 @@ def test_reproducer_eps_above_709_does_not_overflow(fn):
 
 
 def test_bernoulli_supremum_at_smallest_total():
-    """The data-processing argument: for Bernoulli sampling the worst pair is at the smallest total;
-    checked against the full search on a small population (every pair evaluated)."""
+    """The data-processing argument: for Bernoulli sampling the worst pair is at the smallest total.
+    Checked against the maximum over every pair of totals, each evaluated by the same pair kernel
+    (the kernel itself is checked against mpmath in test_profile.py): this tests the reduction."""
+    fam = pb.BernoulliFamily(0.2)
     for m_t in (0, 3):
         dom = BinaryDomain(40, m_t, 40)
+        t = np.repeat(np.arange(m_t, 40), 2)
+        up = np.tile([True, False], 40 - m_t)
         for eps, b in [(0.0, 5.0), (0.5, 20.0), (0.2, 60.0)]:
             fast = privacy_profile(Bernoulli(40, 0.2), dom, b, eps)
-            from numeric import _profile_binary as pb
-
-            fam = pb.BernoulliFamily(0.2)
-            t = [tt for tt in range(m_t, 40) for _ in (0, 1)]
-            up = [u for _ in range(m_t, 40) for u in (True, False)]
-            import numpy as np
-
-            every = pb.pair_deltas(fam, np.array(t), np.array(up), eps, b, "laplace").max()
-            assert fast >= every - 1e-13 and fast <= every + 1e-13
+            every = pb.pair_deltas(fam, t, up, eps, b, "laplace").max()
+            assert abs(fast - every) <= 1e-13
 
 
 @pytest.mark.parametrize("N", [10**4, 10**6, 10**9])
@@ -161,3 +161,15 @@ def test_profile_cost_independent_of_N(N):
     tracemalloc.stop()
     assert elapsed < 5.0, elapsed
     assert peak < 200 * 2**20, peak
+
+
+@pytest.mark.parametrize("samples", [[(0, 1.5)], [(0, 0)], [(0, True)], [(0, 1), (2,)]])
+def test_explicit_design_refuses_bad_units(samples):
+    """A unit index of 1.5 was truncated to 1; repeated, boolean and out-of-range units are refused
+    too, naming ``samples`` (the last one with N = 2)."""
+    from numeric import ExplicitDesign
+    from numeric._common import ParameterError
+
+    with pytest.raises(ParameterError) as info:
+        ExplicitDesign(samples, [1.0 / len(samples)] * len(samples), N=2 if len(samples) == 2 else None)
+    assert info.value.param == "samples"
