@@ -38,8 +38,8 @@ then reduces c or d class pair by class pair.  Verified here:
   the supremum e^{|x_i - x'_i|/(p_i b)} of the ratio is attained exactly from max_{s ni i} t(x, s)
   on (x_i > x'_i), and up to min_{s ni i} t(x, s) (x_i < x'_i).  The printed maximiser
   max t_{-i}(x, s) omits x_i/p_i (and is a max where a min is needed in the second statement):
-  refuted on simple random sampling N = 4, n = 2 (errata ``htm.r7.result7_larger`` and
-  ``htm.r7.result7_smaller``).
+  refuted on the design p({1}) = p({1, 2}) = 1/2, where every sample contains unit 1 and the
+  hypothesis holds under any reading (errata ``htm.r7.result7_larger`` and ``htm.r7.result7_smaller``).
 """
 from __future__ import annotations
 
@@ -638,54 +638,57 @@ _SCOPE = ("designs " + "; ".join(d[0] for d in DESIGNS) + "; every unit and pair
 RESULT7_LARGER, RESULT7_SMALLER = _attained(1), _attained(-1)
 
 
-# -- the printed statements, evaluated on SRS N = 4, n = 2, unit i = 1 (p_1 = 1/2, t_{-1}(x, {1, j}) = 2 x_j)
-_xs = sp.symbols("x_1:5", real=True)
+# -- the printed statements, evaluated on the design p({1}) = p({1, 2}) = 1/2 (N = 2, unit i = 1): every
+# sample contains unit 1 (p_1 = 1, p_2 = 1/2), so every class of samples without i is empty and the
+# hypothesis of Result 7 holds under any reading of it; t(x, {1}) = x_1, t(x, {1, 2}) = x_1 + 2 x_2,
+# t_{-1}(x, {1}) = 0 and t_{-1}(x, {1, 2}) = 2 x_2.
+_x1, _x2 = sp.symbols("x_1 x_2", real=True)
 _xp1 = sp.Symbol("x'_1", real=True)
 
 
-def _srs4_ratio(zz, values, values_p, only_with_1: bool):
-    """f_x(zz)/f_x'(zz) for SRS N = 4, n = 2 (equal sample probabilities cancel; p_j = 1/2)."""
-    pairs = [(j, l) for j in range(4) for l in range(j + 1, 4) if (0 in (j, l) or not only_with_1)]
-    fx = sum(sp.exp(-sp.Abs(zz - 2 * values[j] - 2 * values[l]) / b) for j, l in pairs)
-    fxp = sum(sp.exp(-sp.Abs(zz - 2 * values_p[j] - 2 * values_p[l]) / b) for j, l in pairs)
-    return fx / fxp
+def _two_unit_ratio(zz, v1, v1_prime, v2):
+    """f_x(zz)/f_x'(zz) for p({1}) = p({1, 2}) = 1/2 (the equal probabilities and 1/(2b) cancel)."""
+    def f(v):
+        return sp.exp(-sp.Abs(zz - v) / b) + sp.exp(-sp.Abs(zz - v - 2 * v2) / b)
+    return f(v1) / f(v1_prime)
 
 
-_vals_p = (_xp1,) + _xs[1:]
-_Rc = _srs4_ratio(z, _xs, _vals_p, True)
-_printed_point = sp.Max(2 * _xs[1], 2 * _xs[2], 2 * _xs[3], evaluate=False)   # max_s t_{-1}(x, s)
+_Rc = _two_unit_ratio(z, _x1, _xp1, _x2)
+_printed_point = sp.Max(0, 2 * _x2, evaluate=False)                     # max_{s ni 1} t_{-1}(x, s)
 _CONSEQUENCE = ("The printed statement says that max t_{-i}(x,s) is a maximiser, so the ratio there is at least "
-                "its value at any atom; lhs: the ratio at the printed point, rhs: at the atom t(x, %s).")
+                "its value at any atom; lhs: the ratio at the printed point, rhs: at the atom %s. On this design "
+                "every sample contains unit 1, so the hypothesis of Result 7 (classes of samples without i empty) "
+                "holds under any reading.")
 _WHY_R7 = ("For the densities conditional on i in S, each sample's kernel satisfies k(z,t(x,s)) <= "
            "e^{(x_i-x'_i)/(p_i b)} k(z,t(x',s)) with equality iff z >= t(x,s) (htm.r7.result7_larger_bound, "
            "htm.r7.result7_larger_strict), so the ratio's maximum "
            "e^{(x_i-x'_i)/(p_i b)} is attained exactly for z >= max_s t(x,s) = max_s t_{-i}(x,s) + x_i/p_i. The "
-           "printed max t_{-i}(x,s) omits x_i/p_i; it is a maximiser only when x_i <= 0. Counterexample: SRS "
-           "N = 4, n = 2, x = (1, 0, 0, 0), x'_1 = 0: the printed point z = 0 is where the ratio is smallest "
-           "(e^{-2/b}); the maximum e^{2/b} is attained from z = 2 on.")
+           "printed max t_{-i}(x,s) omits x_i/p_i; it is a maximiser only when x_i <= 0. Counterexample, on a "
+           "design where every sample contains unit 1 (p({1}) = p({1, 2}) = 1/2, so the hypothesis holds under "
+           "any reading): x = (1, 1), x'_1 = 0, b = 1; at the printed point z = 2 the ratio is "
+           "2e^{-1}/(1 + e^{-2}) = 0.648, while it equals e from z = 3 on.")
 erratum("htm.r7.result7_larger",
         printed=Claim(id="htm.r7.result7_larger.printed",
                       title="Result 7 as printed, x_i > x'_i: the ratio is maximal at max_{s ni i} t_{-i}(x,s) "
-                            "(SRS N=4, n=2, i = 1)",
+                            "(p({1}) = p({1,2}) = 1/2, i = 1)",
                       source=RESULT7, kind="inequality", lhs=_Rc.subs(z, _printed_point), relation=">=",
-                      rhs=_Rc.subs(z, 2 * _xs[0] + 2 * _xs[1]), conditions=(sp.Lt(_xp1, _xs[0]),),
-                      counterexample={_xs[0]: sp.Integer(1), _xs[1]: sp.Integer(0), _xs[2]: sp.Integer(0),
-                                      _xs[3]: sp.Integer(0), _xp1: sp.Integer(0), b: sp.Integer(1)},
-                      note=_CONSEQUENCE % "{1, 2}"),
+                      rhs=_Rc.subs(z, _x1 + 2 * _x2), conditions=(sp.Lt(_xp1, _x1),),
+                      counterexample={_x1: sp.Integer(1), _x2: sp.Integer(1), _xp1: sp.Integer(0), b: sp.Integer(1)},
+                      note=_CONSEQUENCE % "t(x, {1, 2}) = x_1 + 2 x_2"),
         corrected=RESULT7_LARGER, explanation=_WHY_R7)
 erratum("htm.r7.result7_smaller",
         printed=Claim(id="htm.r7.result7_smaller.printed",
                       title="Result 7 as printed, x'_i > x_i: the ratio is maximal at max_{s ni i} t_{-i}(x,s) "
-                            "(SRS N=4, n=2, i = 1)",
+                            "(p({1}) = p({1,2}) = 1/2, i = 1)",
                       source=RESULT7, kind="inequality", lhs=_Rc.subs(z, _printed_point), relation=">=",
-                      rhs=_Rc.subs(z, 2 * _xs[0] + 2 * _xs[2]), conditions=(sp.Lt(_xs[0], _xp1),),
-                      counterexample={_xs[0]: sp.Integer(0), _xs[1]: sp.Integer(1), _xs[2]: sp.Integer(0),
-                                      _xs[3]: sp.Integer(0), _xp1: sp.Integer(1), b: sp.Integer(1)},
-                      note=_CONSEQUENCE % "{1, 3}"),
+                      rhs=_Rc.subs(z, _x1), conditions=(sp.Lt(_x1, _xp1),),
+                      counterexample={_x1: sp.Integer(0), _x2: sp.Integer(1), _xp1: sp.Integer(1), b: sp.Integer(1)},
+                      note=_CONSEQUENCE % "t(x, {1}) = x_1"),
         corrected=RESULT7_SMALLER,
         explanation="For x'_i > x_i the bound runs the other way: the maximum e^{(x'_i-x_i)/(p_i b)} is attained "
                     "exactly for z <= min_s t(x,s) = min_s t_{-i}(x,s) + x_i/p_i, a minimum, not the printed "
-                    "maximum of t_{-i}(x,s). Counterexample: x = (0, 1, 0, 0), x'_1 = 1: at the printed point "
-                    "z = 2 the ratio is (1 + 2e^{-2})/(2 + e^{-2}) < 1, while it equals e^2 for z <= 0.")
+                    "maximum of t_{-i}(x,s). Counterexample on the same design (p({1}) = p({1, 2}) = 1/2): "
+                    "x = (0, 1), x'_1 = 1, b = 1; at the printed point z = 2 the ratio is (1 + e^{-2})/(2e^{-1}) "
+                    "= 1.543, while it equals e for z <= 0.")
 
 

@@ -104,7 +104,7 @@ reading(
         "The glyphs 'max' are kept: the OCR renders min and max correctly everywhere else in the document, in this "
         "very line ('[max{0, ...}, min{n, t,}]') and in Result 9 ('min{m;, N — M;}'), and prints 'max' twice here.",
     alternatives="'> n' read as a strict inequality: the printed condition max{N-1-t, t} > n is refuted by the same "
-                 "counterexample (N = 5, n = 2, t = 0: max = 4 > 2, supports differ), and the corrected one would "
+                 "counterexample (N = 5, n = 2, t = 1: max = 3 > 2, supports differ), and the corrected one would "
                  "be min{N-1-t, t} >= n (with > it fails at N = 5, n = 2, t = 2, where both supports are {0, 1, 2}). "
                  "Reading 'max' as a garble of 'min' is not supported by the OCR (see why), so the printed condition "
                  "is registered as an erratum.",
@@ -278,12 +278,12 @@ erratum("htm.r8.support_condition",
                       title="Proof of Result 8 as printed (b = 0): supp f_t = supp f_{t+1} iff max(N - 1 - t, t) >= n",
                       source=R8, kind="identity", lhs=SAME_SUPPORT,
                       rhs=sp.Piecewise((1, sp.Ge(sp.Max(N - 1 - t, t), n)), (0, True)), conditions=SRS_SETTING,
-                      counterexample={N: sp.Integer(5), n: sp.Integer(2), t: sp.Integer(0)}),
+                      counterexample={N: sp.Integer(5), n: sp.Integer(2), t: sp.Integer(1)}),
         corrected=SUPPORT,
         explanation="The two ends of the support must both agree, which needs t >= n and N - 1 - t >= n, i.e. the "
-                    "minimum. With N = 5, n = 2, t = 0 (inside the paper's setting 1 <= n <= N, t + 1 <= N): "
-                    "max(4, 0) = 4 >= 2, yet supp f_0 = {0} and supp f_1 = {0, 1} (the sample can contain the "
-                    "single one). The OCR prints 'max' twice in this line while rendering the neighbouring max and "
+                    "minimum. With N = 5, n = 2, t = 1 (inside Section 2.3's setting n, m_t, M_t in {1, ..., N} under "
+                    "either reading of its '<'): max(3, 1) = 3 >= 2, yet supp f_1 = {0, 1} and supp f_2 = {0, 1, 2} "
+                    "(the sample can hold both ones only when there are two). The OCR prints 'max' twice in this line while rendering the neighbouring max and "
                     "min correctly, so this is the printed text, not a garble (reading htm.r8.support_line). It is a "
                     "slip of the printed equivalence, not of the results: the very next clause uses the full range "
                     "z in [[0, n]] as the common support, which is right only under the minimum, and Result 9's "

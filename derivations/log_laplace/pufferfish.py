@@ -959,6 +959,8 @@ register(Claim(
 # (i) Proposition 1, proof of Case 2: the upper limit in y_j-units
 RISK_MU = exp_cdf(A_R * sp.exp(-mu)) - exp_cdf(B_R * sp.exp(-mu))   # X ~ Laplace(mu, b): e^X = e^mu e^{X_0}
 _CASE2 = (sp.Le(1 - p, R), sp.Lt(R, 1 + p))
+# Appendix B's setting: b in (0, 1/2) and the bias correction c = (1 - b^2)/e^mu
+_APPENDIX_B_SETTING = (sp.Lt(b, sp.Rational(1, 2)), sp.Eq(c, (1 - b**2) * sp.exp(-mu)))
 _CASE2_PARAM = ab_param(al, -b0, {al: (1 + p - R) / c, b0: (R - 1 + p) / c})
 
 
@@ -976,8 +978,8 @@ erratum(
         title="Proof of Proposition 1, Case 2 as printed: P(-oo < X < ln((1+p)y_j - R) - ln c)",
         source=PROP1, kind="identity", lhs=RISK_MU,
         rhs=laplace_cdf(sp.log((1 + p) * y_j - R) - sp.log(c), b, mu),
-        conditions=GLOBAL + _CASE2,
-        counterexample={R: 1, p: sp.Rational(1, 2), b: sp.Rational(1, 2), c: sp.Rational(3, 4), mu: 0,
+        conditions=GLOBAL + _CASE2 + _APPENDIX_B_SETTING,
+        counterexample={R: 1, p: sp.Rational(1, 2), b: sp.Rational(1, 4), c: sp.Rational(15, 16), mu: 0,
                         y_j: sp.Rational(7, 6)}),
     corrected=Claim(
         id="puff.prop1.case2",
@@ -989,9 +991,10 @@ erratum(
              "b.1.3 shifted; they are checked here for mu = 0 only."),
     explanation=("The Case 2 statement and the next line of its proof use the upper limit ln(1+p-R) - ln(c); the "
                  "first line of the proof writes ln((1+p)y_j - R) - ln(c), mixing the value y_j with the ratio R "
-                 "(R = sum y_i / y_j is unit-free). At R = 1, p = 1/2, b = 1/2, c = 3/4, mu = 0, y_j = 7/6 the true "
-                 "risk is F_X(ln(2/3)) = 2/9, the printed line F_X(ln(7/4) - ln(3/4)) = F_X(0) = 1/2 (the printed "
-                 "limit depends on y_j, the risk does not). A slip in an intermediate line: the statement of Case 2 "
+                 "(R = sum y_i / y_j is unit-free). In Appendix B's setting (b in (0, 1/2), c = (1 - b^2)/e^mu), at "
+                 "R = 1, p = 1/2, b = 1/4, c = 15/16, mu = 0, y_j = 7/6 the true risk is F_X(ln(8/15)) = (8/15)^4/2 "
+                 "= 0.0405, the printed line F_X(ln(7/4 - 1) - ln(15/16)) = F_X(ln(4/5)) = (4/5)^4/2 = 0.2048 (the "
+                 "printed limit depends on y_j, the risk does not). A slip in an intermediate line: the statement of Case 2 "
                  "and the following lines are right."))
 
 # (ii) Corollary B.1.2, Case 2.1: heading and result belong to different sub-cases (a finding, not an erratum)
@@ -1002,14 +1005,14 @@ finding(
     "prints one, Case 2.1. Its heading (ln(1+p-R) - ln c < 0) and its range discussion (max(1+p-c, 1-p) <= R < 1+p) "
     "are those of piece 5 of b.1.3, while its derivation and result (1 - 1/2 ((1+p-R)/c)^{-1/b} 'if 1-p <= R <= "
     "1+p-c') are those of piece 4 (upper bound >= 0). Read with its own final range the printed result is true "
-    "(puff.b13.piece4); read under its heading it is false (at R = 1, p = 1/2, b = 1/2, c = 3/4 the risk is 2/9 and "
-    "the formula gives -1/8). Piece 5, 1/2 ((1+p-R)/c)^{1/b}, is derived nowhere in the text and appears only in "
+    "(puff.b13.piece4); read under its heading it is false (at R = 1, p = 1/2, b = 1/4, c = 15/16 the risk is "
+    "(8/15)^4/2 = 0.0405 and the formula gives 1 - (15/8)^4/2 = -5.18). Piece 5, 1/2 ((1+p-R)/c)^{1/b}, is derived nowhere in the text and appears only in "
     "equation b.1.3, which lists both pieces correctly (puff.b13.piece4, puff.b13.piece5). An earlier review "
     "registered this as an erratum; since a reading under which the printed result holds exists (its own range), "
     "it is recorded as a missing sub-case instead.",
     claims=("puff.b13.piece4", "puff.b13.piece5"))
 
-# (iii) the middle line of Case 2.1 drops the division by c
+# (iii) the middle line of Case 2.1 drops the division by c (a reading: its neighbours carry it)
 _MID_CONDS = GLOBAL + ELEMENTARY[4]
 
 
@@ -1017,29 +1020,26 @@ def _prove_middle_line(claim):
     return conclude(claim, param=PIECE_PARAMS[4])
 
 
-erratum(
-    "puff.cor_b12.case21_middle_line",
-    printed=Claim(
-        id="puff.cor_b12.case21_middle_line.printed",
-        title="Corollary B.1.2, Case 2.1, middle line as printed: F_X(ln((1+p-R)/c)) = 1 - 1/2 exp(-(1/b) ln(1+p-R))",
-        source=COR, kind="identity", lhs=cdf(sp.log(A_R), b, 0), rhs=1 - sp.exp(-sp.log(1 + p - R) / b) / 2,
-        conditions=_MID_CONDS,
-        counterexample={R: sp.Rational(1, 2), p: sp.Rational(1, 2), b: sp.Rational(1, 2), c: sp.Rational(3, 4)}),
-    corrected=Claim(
-        id="puff.cor_b12.case21_middle_line",
-        title="Where F_X(ln((1+p-R)/c)) = 1 - 1/2 ((1+p-R)/c)^{-1/b} (1-p <= R <= 1+p-c), the middle step is "
-              "1 - 1/2 exp(-(1/b)(ln(1+p-R) - ln c))",
-        source=COR, kind="identity", lhs=cdf(sp.log(A_R), b, 0),
-        rhs=1 - sp.exp(-(sp.log(1 + p - R) - sp.log(c)) / b) / 2,
-        conditions=_MID_CONDS, proof=_prove_middle_line,
-        note="F_X is the paper's piecewise Laplace(0, b) distribution function (laplace.cdf)."),
-    explanation=("The middle line of Case 2.1 reads 1 - 1/2 exp(-(1/b) ln(1+p-R)): the '- ln(c)' of the line before "
-                 "is dropped, while the last line has ((1+p-R)/c)^{-1/b} again. Checked on the range printed with the "
-                 "last line (1-p <= R <= 1+p-c): at R = 1/2, p = 1/2, b = 1/2, c = 3/4 the first line is "
-                 "F_X(ln(4/3)) = 23/32 and the middle line 1/2. Only c = 1 (b = 0) would make it right. A slip in an "
-                 "intermediate line (the neighbouring lines and b.1.3 are right); every other display of the Corollary "
-                 "carries the fraction (1+p-R)/c, so a lost denominator in the text conversion is possible but not "
-                 "indicated."))
+register(Claim(
+    id="puff.cor_b12.case21_middle_line",
+    title="Where F_X(ln((1+p-R)/c)) = 1 - 1/2 ((1+p-R)/c)^{-1/b} (1-p <= R <= 1+p-c), the middle step is "
+          "1 - 1/2 exp(-(1/b)(ln(1+p-R) - ln c))",
+    source=COR, kind="identity", lhs=cdf(sp.log(A_R), b, 0),
+    rhs=1 - sp.exp(-(sp.log(1 + p - R) - sp.log(c)) / b) / 2,
+    conditions=_MID_CONDS, proof=_prove_middle_line,
+    note="F_X is the paper's piecewise Laplace(0, b) distribution function (laplace.cdf)."))
+reading("puff.reading.cor_b12_middle_line", COR,
+        printed="=1 - 1/2 exp(-(1/b) ln(1+p-R)) (Case 2.1, middle line)",
+        reading="=1 - 1/2 exp(-(1/b)(ln(1+p-R) - ln(c))): the division by c kept",
+        why="The line before is F_X(ln((1+p-R)/c)) and the line after 1 - 1/2 ((1+p-R)/c)^{-1/b}; equation b.1.3 "
+            "and every other display of the Corollary carry the fraction (1+p-R)/c, so the middle line lost its "
+            "denominator (in the text conversion or in the copy: the text does not tell). The reading makes the "
+            "three lines consistent and is proved (puff.cor_b12.case21_middle_line).",
+        alternatives="Read literally the line is false: in Appendix B's setting (b in (0, 1/2), c = 1 - b^2 at "
+                     "mu = 0), at R = 1/2, p = 1/2, b = 1/4, c = 15/16 the first line is F_X(ln(16/15)) = "
+                     "1 - (15/16)^4/2 = 0.6138 and the middle line 1/2 (tests/derivations/"
+                     "test_log_laplace_pufferfish.py). The result of Case 2.1 is unaffected either way.",
+        claims=("puff.cor_b12.case21_middle_line",))
 
 
 # ==============================================================================================

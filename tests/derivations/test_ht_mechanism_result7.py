@@ -623,12 +623,19 @@ def test_result7_at_the_printed_point_is_not_proved():
 # ==============================================================================================
 # 7. the errata of Result 7
 # ==============================================================================================
+def _two_unit(x1, x2, xp1):
+    """The design p({1}) = p({1, 2}) = 1/2 (p_1 = 1, p_2 = 1/2): sample probabilities and the atoms of x, x'."""
+    half = Fraction(1, 2)
+    return [half, half], [x1, x1 + 2 * x2], [xp1, xp1 + 2 * x2]
+
+
 def test_errata_of_result7():
-    """Reference: the ids of the brief; our conditional ratio on SRS N = 4, n = 2 (mpmath, 40 digits) at the
-    counterexamples.  Exactly two errata for htm.r7; their printed claims are REFUTED; each counterexample
-    satisfies the printed claim's condition (checked with fractions), and there our lhs (the ratio at
-    max t_{-1}(x,s)) is below our rhs (the ratio at t(x, {1,2}) resp. t(x, {1,3})); the claim's sides
-    evaluated exactly by SymPy agree with ours to 1e-25 relative."""
+    """Reference: the ratio on the design p({1}) = p({1, 2}) = 1/2 (mpmath, 40 digits) at the counterexamples.
+    Exactly two errata for htm.r7; their printed claims are REFUTED; each counterexample satisfies the printed
+    claim's condition (checked with fractions); every sample contains unit 1, so the hypothesis of Result 7
+    (about the samples without i) holds under any reading; there our lhs (the ratio at
+    max_{s ni 1} t_{-1}(x,s) = max(0, 2 x_2)) is below our rhs (the ratio at t(x, {1,2}) resp. t(x, {1})); the
+    claim's sides evaluated exactly by SymPy agree with ours to 1e-25 relative."""
     errata = [e for e in derivations.errata() if e.id.startswith("htm.r7")]
     assert sorted(e.id for e in errata) == ["htm.r7.result7_larger", "htm.r7.result7_smaller"]
     for e in errata:
@@ -638,16 +645,12 @@ def test_errata_of_result7():
         v = verdict(e.printed.id)
         assert v.label == "REFUTED", v.label
         cex = {str(k): Fraction(str(val)) for k, val in e.printed.counterexample.items()}
-        assert set(cex) == {"x_1", "x_2", "x_3", "x_4", "x'_1", "b"}
-        x = [cex[f"x_{j}"] for j in range(1, 5)]
-        xp = [cex["x'_1"]] + x[1:]
-        assert (xp[0] < x[0]) if larger else (x[0] < xp[0])      # the printed claim's condition
+        assert set(cex) == {"x_1", "x_2", "x'_1", "b"}
+        assert (cex["x'_1"] < cex["x_1"]) if larger else (cex["x_1"] < cex["x'_1"])   # the printed condition
         assert len(e.printed.conditions) == 1
-        q, ax, axp = _srs4(x, xp)
-        printed = max(2 * x[j] for j in (1, 2, 3))
-        other = 2 * x[0] + 2 * (x[1] if larger else x[2])            # t(x, {1,2}) resp. t(x, {1,3})
-        lhs = _ratio(q, ax, axp, cex["b"], mpf(printed))
-        rhs = _ratio(q, ax, axp, cex["b"], mpf(other))
+        q, ax, axp = _two_unit(cex["x_1"], cex["x_2"], cex["x'_1"])
+        lhs = _ratio(q, ax, axp, cex["b"], mpf(max(0, 2 * cex["x_2"])))
+        rhs = _ratio(q, ax, axp, cex["b"], mpf(ax[1] if larger else ax[0]))
         assert lhs < rhs * (1 - mp.mpf(10) ** -3)
         sub = {k: val for k, val in e.printed.counterexample.items()}
         for side, ref in (("lhs", lhs), ("rhs", rhs)):
@@ -657,19 +660,19 @@ def test_errata_of_result7():
 
 @pytest.mark.parametrize("larger", [True, False], ids=["x_i>x'_i", "x_i<x'_i"])
 def test_printed_claim_encodes_the_printed_point(larger):
-    """Reference: our conditional ratio on SRS N = 4, n = 2 (mpmath, 40 digits) at 25 random x, x'_1, b: the
-    printed claim's lhs is the ratio at max_{j>1} 2 x_j and its rhs the ratio at 2x_1 + 2x_2 (resp. 2x_3), to
+    """Reference: the ratio on the design p({1}) = p({1, 2}) = 1/2 (mpmath, 40 digits) at 25 random x, x'_1, b:
+    the printed claim's lhs is the ratio at max(0, 2 x_2) and its rhs the ratio at x_1 + 2 x_2 (resp. x_1), to
     1e-25 relative."""
     c = derivations.get(f"htm.r7.result7_{'larger' if larger else 'smaller'}.printed")
     lhs, rhs = evaluator(c.id, "lhs"), evaluator(c.id, "rhs")
     rng = random.Random(3 if larger else 4)
     for _ in range(25):
-        x = [Fraction(rng.randint(-8, 8), 4) for _ in range(4)]
-        xp1 = x[0] - Fraction(rng.randint(1, 8), 4) if larger else x[0] + Fraction(rng.randint(1, 8), 4)
+        x1, x2 = Fraction(rng.randint(-8, 8), 4), Fraction(rng.randint(-8, 8), 4)
+        xp1 = x1 - Fraction(rng.randint(1, 8), 4) if larger else x1 + Fraction(rng.randint(1, 8), 4)
         b = Fraction(rng.randint(1, 12), 4)
-        q, ax, axp = _srs4(x, [xp1] + x[1:])
-        vals = {"x_1": x[0], "x_2": x[1], "x_3": x[2], "x_4": x[3], "x'_1": xp1, "b": b}
-        ref_l = _ratio(q, ax, axp, b, mpf(max(2 * x[j] for j in (1, 2, 3))))
-        ref_r = _ratio(q, ax, axp, b, mpf(2 * x[0] + 2 * (x[1] if larger else x[2])))
+        q, ax, axp = _two_unit(x1, x2, xp1)
+        vals = {"x_1": x1, "x_2": x2, "x'_1": xp1, "b": b}
+        ref_l = _ratio(q, ax, axp, b, mpf(max(0, 2 * x2)))
+        ref_r = _ratio(q, ax, axp, b, mpf(ax[1] if larger else ax[0]))
         assert abs(lhs(vals) - ref_l) <= REL_VALUE * ref_l
         assert abs(rhs(vals) - ref_r) <= REL_VALUE * ref_r

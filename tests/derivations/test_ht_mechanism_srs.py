@@ -77,7 +77,7 @@ def test_support_condition_matches_exact_supports_for_many_N():
                 assert same == (min(tt, NN - 1 - tt) >= nn), (NN, nn, tt)
                 if same != (max(NN - 1 - tt, tt) >= nn):
                     printed_wrong.append((NN, nn, tt))
-    assert (5, 2, 0) in printed_wrong and len(printed_wrong) > 1000
+    assert (5, 2, 0) in printed_wrong and (5, 2, 1) in printed_wrong and len(printed_wrong) > 1000
 
 
 def test_support_claim_encodes_the_supports():
@@ -94,11 +94,14 @@ def test_support_claim_encodes_the_supports():
 
 
 def test_printed_counterexample_by_sample_enumeration():
-    """N = 5, n = 2, t = 0 and t' = 1: the supports from every sample differ although max(N-1-t, t) >= n."""
-    f0 = sample_law(5, 2, (0, 0, 0, 0, 0))
+    """N = 5, n = 2, t = 1 and t' = 2 (totals in Section 2.3's range {1, ..., N} under either reading of
+    its '<'): the supports from every sample differ although max(N-1-t, t) >= n; the erratum uses this point."""
     f1 = sample_law(5, 2, (1, 0, 0, 0, 0))
-    assert set(f0) == {0} and set(f1) == {0, 1}
-    assert max(5 - 1 - 0, 0) >= 2
+    f2 = sample_law(5, 2, (1, 1, 0, 0, 0))
+    assert set(f1) == {0, 1} and set(f2) == {0, 1, 2}
+    assert max(5 - 1 - 1, 1) >= 2
+    cex = derivations.get("htm.r8.support_condition.printed").counterexample
+    assert {str(k): int(v) for k, v in cex.items()} == {"N": 5, "n": 2, "t": 1}
 
 
 # -- the density and the pmf ratio ------------------------------------------------------------------------
