@@ -92,6 +92,8 @@ def positive(name: str, value) -> np.ndarray:
 def scalar(name: str, value, lo=-math.inf, hi=math.inf, lo_open=False, hi_open=False,
            finite=True) -> float:
     """A real scalar in the interval (lo/hi, open or closed as said), as a Python float."""
+    if isinstance(value, np.ndarray) and value.ndim != 0:      # before any pass over a large array
+        fail(name, "a real scalar", f"an array of shape {value.shape}")
     arr = as_float(name, value, finite=finite)
     if arr.ndim != 0:
         fail(name, "a real scalar", f"an array of shape {arr.shape}")

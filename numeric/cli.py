@@ -485,7 +485,7 @@ def build_parser() -> argparse.ArgumentParser:
     _design_arguments(ca)
     ca.add_argument("--epsilon", type=float, required=True, help="finite, >= 0")
     ca.add_argument("--delta", type=float, required=True, help="in (0, 1)")
-    ca.set_defaults(func=cmd_calibrate, flags={}, numeric=True)
+    ca.set_defaults(func=cmd_calibrate, numeric=True)
 
     pr = sub.add_parser("profile", help="delta(eps) of a sampled HT total over a grid of eps")
     _design_arguments(pr)
@@ -495,8 +495,7 @@ def build_parser() -> argparse.ArgumentParser:
                          "list of numbers >= 0 (default 0:2:21)")
     pr.add_argument("--plot", metavar="FILE.png", help="save a plot of the profile")
     pr.add_argument("--quiet", action="store_true", help="no progress bar (none either when stderr is not a terminal)")
-    # the numeric layer calls the grid "epsilon"
-    pr.set_defaults(func=cmd_profile, flags={"epsilon": "--epsilons"}, numeric=True)
+    pr.set_defaults(func=cmd_profile, numeric=True)
     return p
 
 
@@ -511,13 +510,12 @@ def _silence_stdout() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    flags = {**FLAGS, **getattr(args, "flags", {})}
     try:
         rc = args.func(args)
         sys.stdout.flush()
         return rc
     except ParameterError as exc:
-        print(_error_line(exc, flags), file=sys.stderr)
+        print(_error_line(exc, FLAGS), file=sys.stderr)
         return 2
     except ValueError as exc:
         if not getattr(args, "numeric", False):

@@ -25,10 +25,11 @@ import numpy as np
 
 from . import _profile_binary as _bin
 from . import _profile_explicit as _exp
-from ._common import as_float, provenance, require, samples_of, scalar, tolerance
+from ._common import _shape_of, as_float, fail, memory_for, provenance, require, samples_of, scalar, tolerance
 from .srs_binary import _N_MAX, _design, _range, _scalar_integer
 
 NOISES = ("laplace", "gaussian")
+_MAX_VALUES = 1_000_000    # values of a FiniteDomain (its pairs are enumerated: far fewer are usable)
 _MAX_SAMPLES = 20_000      # an SRS or Bernoulli design on a FiniteDomain is enumerated up to this
 _CLAIMS = ("htm.delta.event_form", "profile.laplace.endpoint_form", "profile.laplace.interval_increasing",
            "profile.laplace.interval_decreasing", "profile.laplace.interval_no_root", "profile.laplace.tails",
@@ -75,10 +76,10 @@ class Bernoulli:
 
     def __init__(self, N, p):
         N = _scalar_integer("N", N, 1, _N_MAX, f"an integer in [1, {_N_MAX}]")
-        pa = as_float("p", p)
-        require(pa.ndim == 0 and 0 < pa < 1, "p", "a probability in (0, 1) (for p = 1 use SRS(N, N))")
+        pa = scalar("p", p)
+        require(0 < pa < 1, "p", "a probability in (0, 1) (for p = 1 use SRS(N, N))")
         object.__setattr__(self, "N", N)
-        object.__setattr__(self, "p", float(pa))
+        object.__setattr__(self, "p", pa)
 
     def samples(self):
         require(2**self.N <= _MAX_SAMPLES, "design", f"small enough to list its samples (2^N > {_MAX_SAMPLES})")
@@ -103,20 +104,25 @@ class ExplicitDesign:
         N = None if N is None else _scalar_integer("N", N, 1, 64, "an integer in [1, 64]")
         s = [tuple(sorted(x)) for x in samples_of(samples, 64 if N is None else N,
                                                    n_is="the largest N (64)" if N is None else "= N")]
-        pr = as_float("probabilities", probabilities)
-        require(pr.ndim == 1 and pr.shape[0] == len(s) and len(s) > 0, "probabilities",
+        require(_shape_of(probabilities) == (len(s),) and len(s) > 0, "probabilities",
                 f"a one-dimensional array with one probability per sample ({len(s)} samples)")
+        pr = as_float("probabilities", probabilities)
         require(np.all(np.isfinite(pr) & (pr >= 0)), "probabilities", "finite and >= 0")
         require(abs(pr.sum() - 1) <= 1e-12, "probabilities", f"summing to 1 (sum = {pr.sum()!r})")
         if N is None:
             N = max((j for x in s for j in x), default=-1) + 1
             require(N >= 1, "samples", "holding at least one unit")
+        listed = np.zeros(N, dtype=bool)
         pi = np.zeros(N)
         for x, p in zip(s, pr):
+            listed[list(x)] = True
             pi[list(x)] += p
-        bad = np.flatnonzero(pi <= 0)
-        require(bad.size == 0, "samples", f"covering every unit with positive probability (unit {bad[:1]} has "
-                "inclusion probability 0: its Horvitz-Thompson weight 1/pi_i is undefined)")
+        if not listed.all():
+            fail("samples", f"covering every unit 0..N-1 (N = {N}): unit {np.argmin(listed)} is in no sample, "
+                 "so its Horvitz-Thompson weight 1/pi_i is undefined")
+        if not (pi > 0).all():
+            fail("probabilities", f"giving every unit a positive inclusion probability (unit {np.argmin(pi > 0)} "
+                 "is only in samples of probability 0: 1/pi_i is undefined)")
         object.__setattr__(self, "samples", tuple(s))
         object.__setattr__(self, "probabilities", tuple(float(p) for p in pr))
         object.__setattr__(self, "N", int(N))
@@ -158,6 +164,8 @@ class FiniteDomain:
     kind = "finite"
 
     def __init__(self, values):
+        require(not isinstance(values, np.ndarray) or values.size <= _MAX_VALUES, "values",
+                f"at most {_MAX_VALUES} numbers (a domain is enumerated pair by pair)")
         v = as_float("values", values)
         require(v.ndim == 1 and np.all(np.isfinite(v)), "values", "a one-dimensional sequence of finite numbers")
         v = np.unique(v)
@@ -215,9 +223,9 @@ def _scale(name: str, value, allow_zero=False) -> float:
     return scalar(name, value, 0.0, np.inf, lo_open=not allow_zero)
 
 
-def _epsilons(value) -> np.ndarray:
-    eps = as_float("epsilon", value, finite=True)
-    require(eps >= 0, "epsilon", "finite and >= 0")
+def _epsilons(value, name: str = "epsilon") -> np.ndarray:
+    eps = as_float(name, value, finite=True)
+    require(eps >= 0, name, "finite and >= 0")
     return eps
 
 
@@ -291,7 +299,8 @@ def privacy_profile(design, domain, b, epsilons, noise="laplace", prune=True, pr
     """
     _check(design, domain, noise)
     b = _scale("b", b)
-    eps = _epsilons(epsilons)
+    memory_for(1, epsilons=epsilons)
+    eps = _epsilons(epsilons, "epsilons")
     flat = eps.ravel()
     it = flat
     if progress:
@@ -440,8 +449,9 @@ def amplified_laplace_scale(design, domain, epsilon) -> float:
     3.447709
     """
     _check(design, domain, "laplace")
-    require(isinstance(design, (SRS, Bernoulli)) and isinstance(domain, BinaryDomain), "design",
-            "an SRS or Bernoulli design on a BinaryDomain (the generic bound is stated for them)")
+    require(isinstance(design, (SRS, Bernoulli)), "design", "an SRS or Bernoulli design (the generic bound is "
+            "stated for them)")
+    require(isinstance(domain, BinaryDomain), "domain", "a BinaryDomain (the generic bound is stated on binary data)")
     e = _scale("epsilon", epsilon, allow_zero=True)
     q = design.n / design.N if isinstance(design, SRS) else design.p
     if e == 0:

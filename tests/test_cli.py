@@ -247,7 +247,7 @@ def test_epsilon_grid_errors(capsys, no_computation, grid):
 
 def test_epsilon_domain_from_the_library_names_epsilons(capsys, monkeypatch):
     def refuse(*a, **k):
-        raise ParameterError("epsilon", "epsilon must be finite and >= 0")
+        raise ParameterError("epsilons", "epsilons must be finite and >= 0")
 
     monkeypatch.setattr(numeric, "privacy_profile", refuse)
     line = assert_one_line_error(capsys, ["profile", *SRS_100, "--b", "1"], "--epsilons")

@@ -78,6 +78,10 @@ GENERIC = {
     "count": [2.5, True, -1, "3", None, NAN, INF, 1e3, 1 + 0j, np.int64(-5), [3]],
     "index": [2.5, True, -1, "1", None, NAN, 10**6, np.int64(-2), [1]],
     "rng": [-1, "seed", 1.5, None, True, np.int64(-3), [1, 2], NAN],
+    "design": [None, "srs", 6, (6, 2), _Opaque(), nm.BinaryDomain(6)],
+    "domain": [None, "binary", 6, [0.0, 1.0], _Opaque(), nm.SRS(6, 2)],
+    "noise": ["Laplace", "normal", "", None, 1, ["laplace"]],
+    "tolerance": [0.0, -1e-9, NAN, INF, 1.0, "1e-9", None, True, [1e-9], 1e-300],
     "samples": [None, 3, "ab", [(0, 1.5)], [(0, 0)], [(0, -1)], [(0, 10**6)], [(0, True)], [(0, "1")], [0, 1],
                 [(0, 1), None], huge(HUGE, 2, value=0)],
 }
@@ -316,6 +320,63 @@ CASES = [
                       x_prime=[Clash([1, 2]), huge()],
                       epsilon=[-1e-9, 1e300],
                       b=[0.0, 1e-300, 1e300, [1.0, 2.0]])),
+]
+
+# -- the privacy profile (numeric.profile) --------------------------------------------------------------------
+# Census (n = N, pi = 1): the release is t(x) + Laplace(b) with sensitivity Delta = 1, so
+# delta(eps) = max(0, 1 - e^{(eps - 1/b)/2}) (the Laplace mechanism; Abstract of 000, worked by hand),
+# and the smallest b with delta(eps) <= d is 1/(eps - 2 ln(1 - d)).
+_SRS, _DOM = nm.SRS(6, 2), nm.BinaryDomain(6)
+_CENSUS = dict(design=nm.SRS(4, 4), domain=nm.BinaryDomain(4))
+_PROFILE = dict(design="design", domain="domain", b="real", noise="noise")
+_DESIGN_CLASH = [Clash(nm.SRS(5, 2)), Clash(nm.Bernoulli(7, 0.3))]
+_DOMAIN_CLASH = [Clash(nm.BinaryDomain(5))]
+# eps >= Delta/b with Delta = 1/pi = 3: a pure eps-DP Laplace mechanism on every sample, delta = 0
+_PURE = "eps >= Delta/b (Delta = N/n = 3): pure Laplace mechanism, delta = 0"
+
+CASES += [
+    Case(nm.SRS, dict(N=6, n=2), dict(N="integer", n="integer"),
+         special=dict(N=[0, 2**70, Clash(1), [6, 7], huge()], n=[0, Clash(7), [1, 2], huge()])),
+    Case(nm.Bernoulli, dict(N=6, p=0.3), dict(N="integer", p="real"),
+         special=dict(N=[0, 2**70, [6, 7]], p=[0.0, 1.0, -0.1, 5e-324, [0.1, 0.2], huge()])),
+    Case(nm.BinaryDomain, dict(N=6, m_t=1, M_t=5), dict(N="integer", m_t="integer", M_t="integer"),
+         special=dict(N=[0, 2**70, Clash(4), [6, 7]], m_t=[Clash(6), 7, [0, 1]], M_t=[Clash(0), 7, [5, 6]])),
+    Case(nm.FiniteDomain, dict(values=[0.0, 0.5, 1.0]), dict(values="real"),
+         special=dict(values=[[1.0], [1.0, 1.0], [], [[0.0, 1.0]], [0.0, INF], huge()])),
+    Case(nm.ExplicitDesign, dict(samples=[(0, 1), (1, 2)], probabilities=[0.5, 0.5], N=3),
+         dict(samples="samples", probabilities="real", N="integer"),
+         special=dict(samples=[Clash([(0, 1)]), [(0,), (1,)]],
+                      probabilities=[[0.5, 0.6], [1.5, -0.5], [1.0, 0.0], Clash([1.0]), huge()],
+                      N=[0, 65, Clash(2), Clash(4)])),
+    Case(nm.privacy_profile, dict(design=_SRS, domain=_DOM, b=1.0, epsilons=[0.0, 0.5, 1.0]),
+         dict(_PROFILE, epsilons="real", prune="bool", progress="bool"),
+         special=dict(design=_DESIGN_CLASH, domain=_DOMAIN_CLASH,
+                      b=[0.0, -1.0, INF, 1e300, 5e-324],
+                      epsilons=[-1e-300, Known(1e300, 0.0, _PURE), Known(3.0, 0.0, _PURE), huge()],
+                      prune=[False])),
+    Case(nm.worst_pair, dict(design=_SRS, domain=_DOM, b=1.0, epsilon=0.5),
+         dict(_PROFILE, epsilon="real"),
+         special=dict(design=_DESIGN_CLASH, domain=_DOMAIN_CLASH, b=[0.0, -1.0, INF],
+                      epsilon=[-1e-300, [0.5, 1.0], Known(1e300, 0.0, _PURE)])),
+    Case(nm.calibrate_scale, dict(design=_SRS, domain=_DOM, epsilon=0.5, delta=1e-3),
+         dict(_PROFILE, epsilon="real", delta="real", rtol="tolerance"),
+         special=dict(design=_DESIGN_CLASH, domain=_DOMAIN_CLASH, epsilon=[-1.0, [0.5, 1.0]],
+                      delta=[0.0, 1.0, 1e-300, -0.5, [1e-3, 1e-2]]),
+         combos=[Combo(dict(_CENSUS, epsilon=0.5, delta=0.1, rtol=1e-13), 1 / (0.5 - 2 * math.log(0.9)),
+                       "census: b = Delta/(eps - 2 ln(1 - delta)), Delta = 1")]),
+    Case(nm.epsilon_for_delta, dict(design=_SRS, domain=_DOM, b=1.0, delta=1e-3),
+         dict(_PROFILE, delta="real", rtol="tolerance"),
+         special=dict(design=_DESIGN_CLASH, domain=_DOMAIN_CLASH, b=[0.0, -1.0, INF],
+                      delta=[0.0, 1.0, -0.5, [1e-3, 1e-2]]),
+         combos=[Combo(dict(_CENSUS, b=1.0, delta=0.2, rtol=1e-13), 1 + 2 * math.log(0.8),
+                       "census: eps = Delta/b + 2 ln(1 - delta), Delta = 1")]),
+    Case(nm.amplified_laplace_scale, dict(design=_SRS, domain=_DOM, epsilon=1.0),
+         dict(design="design", domain="domain", epsilon="real"),
+         special=dict(design=_DESIGN_CLASH + [nm.ExplicitDesign([(0, 1), (2, 3), (4, 5)], [1 / 3] * 3)],
+                      domain=_DOMAIN_CLASH + [nm.FiniteDomain([0.0, 1.0])],
+                      epsilon=[Known(0.0, INF, "ln(1 + 0/q) = 0: no finite scale gives eps = 0"), -1.0,
+                               Known(1e3, 3 / (1e3 + math.log(3)),
+                                     "ln(1 + (e^eps - 1)/q) = eps + ln 3 to double precision (q = 1/3)")])),
 ]
 
 #: Every public function these cases cover (the test checks the list against ``numeric.__all__``).

@@ -751,8 +751,8 @@ BAD = [
     (lambda: privacy_profile(S10, D10, float("inf"), 1.0), "b"),
     (lambda: worst_pair(S10, D10, 0.0, 1.0), "b"),
     (lambda: epsilon_for_delta(S10, D10, -2.0, 0.1), "b"),
-    (lambda: privacy_profile(S10, D10, 1.0, -0.1), "epsilon"),
-    (lambda: privacy_profile(S10, D10, 1.0, [0.5, -1e-9]), "epsilon"),
+    (lambda: privacy_profile(S10, D10, 1.0, -0.1), "epsilons"),
+    (lambda: privacy_profile(S10, D10, 1.0, [0.5, -1e-9]), "epsilons"),
     (lambda: worst_pair(S10, D10, 1.0, -1.0), "epsilon"),
     (lambda: calibrate_scale(S10, D10, -0.5, 0.1), "epsilon"),
     (lambda: SRS(5, 6), "n"),
@@ -771,7 +771,7 @@ BAD = [
     (lambda: Bernoulli(10, 1.2), "p"),
     (lambda: ExplicitDesign([(0,), (1,)], [0.5, 0.6]), "probabilities"),
     (lambda: ExplicitDesign([(0,), (1,)], [0.5, 0.5 - 1e-9]), "probabilities"),
-    (lambda: ExplicitDesign([(0,), (1,)], [1.0, 0.0]), "samples"),            # unit 1: pi = 0
+    (lambda: ExplicitDesign([(0,), (1,)], [1.0, 0.0]), "probabilities"),      # unit 1: pi = 0
     (lambda: ExplicitDesign([(0,), (1,)], [0.5, 0.5], N=3), "samples"),      # unit 2 in no sample
     (lambda: FiniteDomain((1.0,)), "values"),
     (lambda: FiniteDomain((2, 2.0)), "values"),
