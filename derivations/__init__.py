@@ -11,10 +11,12 @@ from .engine.core import (CITATIONS, Check, Claim, Enumeration, Erratum, Finding
                           Verdict, all_claims, all_errata, all_findings, all_readings, get_claim, verify_inline,
                           verify_many)
 from .engine.formulas import Formula, all_formulas
+from .engine.papers import Paper, all_papers, find_papers, paper_of
+from . import papers  # noqa: F401  (registers the bibliographic records of the source documents)
 from . import log_laplace, ht_mechanism  # noqa: F401  (registers the claims of each source document)
 
 __all__ = ["CITATIONS", "Check", "Claim", "Enumeration", "Erratum", "Finding", "Formula", "Proof", "Reading",
-           "Source", "Verdict", "claims", "errata", "findings", "formulas", "get", "readings", "verify",
+           "Paper", "Source", "Verdict", "all_papers", "claims", "find_papers", "paper_of", "errata", "findings", "formulas", "get", "readings", "verify",
            "verify_many"]
 
 

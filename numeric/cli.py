@@ -242,7 +242,7 @@ def cmd_findings(args) -> int:
 
 
 def cmd_latex(args) -> int:
-    from derivations.engine.report import latex_document
+    from derivations.engine.latex import latex_document
 
     jobs = _jobs(args.jobs)
     _check_output("out", args.out)

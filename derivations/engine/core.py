@@ -66,6 +66,17 @@ class Source:
     def __str__(self) -> str:
         return f"{self.document}, {self.location}"
 
+    @property
+    def paper(self):
+        """The bibliographic record of the document (:mod:`derivations.engine.papers`)."""
+        from .papers import paper_of
+
+        return paper_of(self.document)
+
+    def cite(self) -> str:
+        """The paper's short name and the location: ``ht-mechanism (000), Section 2.3, Result 8``."""
+        return f"{self.paper.label()}, {self.location}"
+
 
 @dataclass(frozen=True)
 class Step:

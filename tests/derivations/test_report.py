@@ -10,7 +10,8 @@ import sys
 import pytest
 
 import derivations
-from derivations.engine.report import json_report, latex_document
+from derivations.engine.latex import latex_document
+from derivations.engine.report import json_report
 
 
 def test_latex_document_structure_and_hashes(all_verdicts):

@@ -1,0 +1,90 @@
+"""Bibliographic records of the source documents, and the lookup of a paper by what a reader types.
+
+A record holds what the document itself states (title, authors, date, institution or venue) and
+says so where the document states nothing, plus a short name for the command line (``ht-mechanism``)
+and the file name in ``shared/seeds``.  Every place that names a paper (``list``, ``show``,
+``verify``, the reports, the README) prints it through :meth:`Paper.cite` or :meth:`Paper.label`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Paper:
+    """One source document."""
+
+    short: str                 # short name for filters and tables: lowercase words joined by '-'
+    file: str                  # file name in shared/seeds
+    title: str                 # as printed; a descriptive title in [brackets] when the document has none
+    authors: tuple[str, ...]   # as printed; () when the document names none
+    date: str                  # as printed ("24/10/2022", "February 24, 2016"), or ""
+    venue: str = ""            # institution or venue as the document states it
+    remark: str = ""           # what the record could not take from the document, and why
+
+    @property
+    def number(self) -> str:
+        """The document's number, the prefix of its file name ("000")."""
+        return self.file.split("_", 1)[0]
+
+    @property
+    def by(self) -> str:
+        """Authors as a reader cites them: "Shlomo and Skinner", or the institution when no author
+        is named, or "author not stated"."""
+        if self.authors:
+            last = [a.split()[-1] for a in self.authors]
+            return last[0] if len(last) == 1 else ", ".join(last[:-1]) + " and " + last[-1]
+        return self.venue or "author not stated"
+
+    @property
+    def year(self) -> str:
+        digits = [w.strip(",.") for w in self.date.replace("/", " ").split()]
+        years = [w for w in digits if len(w) == 4 and w.isdigit()]
+        return years[-1] if years else "n.d."
+
+    def label(self) -> str:
+        """Short form for tables and headings: ``ht-mechanism (000)``."""
+        return f"{self.short} ({self.number})"
+
+    def cite(self) -> str:
+        """One line: authors (year), title [short name, file]."""
+        return f"{self.by} ({self.year}), {self.title} [{self.short}, {self.file}]"
+
+    def record(self) -> dict:
+        """The record as a dictionary (JSON reports)."""
+        return {"short": self.short, "file": self.file, "title": self.title, "authors": list(self.authors),
+                "date": self.date, "venue": self.venue, "remark": self.remark, "cite": self.cite()}
+
+
+_PAPERS: dict[str, Paper] = {}
+
+
+def register_paper(paper: Paper) -> Paper:
+    for other in _PAPERS.values():
+        if paper.short == other.short or paper.number == other.number:
+            raise ValueError(f"paper {paper.file!r}: short name or number already used by {other.file!r}")
+    _PAPERS[paper.file] = paper
+    return paper
+
+
+def all_papers() -> list[Paper]:
+    """Every record, by document number."""
+    return sorted(_PAPERS.values(), key=lambda p: p.file)
+
+
+def paper_of(file: str) -> Paper:
+    """The record of a source file name (``KeyError`` naming the file if none is registered)."""
+    try:
+        return _PAPERS[file]
+    except KeyError:
+        raise KeyError(f"no bibliographic record for the source document {file!r}") from None
+
+
+def find_papers(text: str) -> list[Paper]:
+    """The papers ``text`` names: a short name, a file name, or a prefix of either (``000``, ``abs``);
+    case-insensitive."""
+    t = text.strip().lower()
+    if not t:
+        return []
+    exact = [p for p in all_papers() if t in (p.short, p.file.lower(), p.number)]
+    return exact or [p for p in all_papers() if p.short.startswith(t) or p.file.lower().startswith(t)]
