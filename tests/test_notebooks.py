@@ -37,3 +37,14 @@ def test_notebook_executes(path, monkeypatch):
         client.execute()
     except CellExecutionError as exc:
         pytest.fail(f"{path.name}: a cell raised\n{exc}", pytrace=False)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_notebook_is_committed_executed(path):
+    """A repository browser shows the committed outputs: every notebook is committed executed top to
+    bottom (execution counts 1, 2, ... in cell order) with its figures.  Reference: the file itself.
+    Refresh with ``jupyter execute --inplace notebooks/NAME.ipynb``."""
+    cells = [c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
+    counts = [c.get("execution_count") for c in cells]
+    assert counts == list(range(1, len(cells) + 1)), f"{path.name}: execution counts {counts}"
+    assert any("image/png" in o.get("data", {}) for c in cells for o in c.outputs), f"{path.name}: no figure"
