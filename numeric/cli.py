@@ -1,15 +1,42 @@
 """The ``dpderive`` command line.
 
-    dpderive verify [--only PATTERN] [--json FILE] [--jobs N]   verify every claim (main job)
-    dpderive list                                               list the claims
-    dpderive show ID                                            one claim, verified, with its citations
-    dpderive readings | findings                                repairs of damaged text; remarks of the review
-    dpderive latex --out FILE.tex                               the LaTeX report
-    dpderive codegen [--check]                                  write / check numeric/_generated.py
+    dpderive verify [--only TERM]... [--json FILE] [--jobs N] [--width W]
+                                                verify the claims (the main job), store the verdicts
+    dpderive summary [--only TERM]... [--fresh]  per paper: claims by verdict, errata, readings, findings
+    dpderive list [--only TERM]...              the claims by paper and location
+    dpderive papers                             the source documents and what is encoded of each
+    dpderive show ID [--fresh]                  one claim in full, its paper's record, its verdict
+    dpderive readings | findings [--only TERM]...
+                                                repairs of damaged text; remarks of the review
+    dpderive latex --out FILE.tex [--only TERM]... [--fresh]
+                                                the LaTeX report
+    dpderive codegen [--check]                  write / check numeric/_generated.py
     dpderive calibrate --design srs --N N --n n --epsilon E --delta D
-                                                                the noise scale for (eps, delta), the worst pair
+                                                the noise scale for (eps, delta), the worst pair
     dpderive profile --design srs --N N --n n --b B [--epsilons 0:2:21] [--plot FILE.png]
-                                                                delta(eps) over a grid
+                                                delta(eps) over a grid
+
+Selecting claims (--only TERM).  A term selects every claim it matches as
+  a paper:     its short name or file name or a prefix of the file name   ht-mechanism, 000, 000_3f4b
+  a location:  whole words of the claim's location, any case              'Result 8', 'appendix b'
+  a claim id:  the id, a prefix of it, or a glob                          htm.r8, 'profile.*'
+and PAPER:TERM selects the claims of that paper that TERM matches: --only 'ht-mechanism:Result 8'.
+'Result 1' does not select Result 10 (whole words).  Repeated, --only selects what any term
+selects.  A term that selects nothing is an error that lists what can be matched.  Errata,
+readings and findings follow the claims they concern.
+
+Stored verdicts.  verify writes every verdict, with the digest of its claim, to
+.dpderive/results.json under the current directory (or the file $DPDERIVE_CACHE).  summary,
+show and latex reuse a stored verdict when its claim is unchanged and the source of the
+derivations package and the versions of dpderive, Python, SymPy and mpmath are those it was
+computed with; they verify the others, store them, and say how many verdicts they reused and
+why they verified the others.  --fresh verifies everything again.
+
+Output.  Text is fitted to the terminal's width, at most 100 columns (--width W, 50 <= W <= 100),
+claims grouped by paper with a heading line per paper; statements are shown in a short readable
+form (cut with an ellipsis: show prints them whole, and the JSON has both forms).  Progress: a
+bar when stderr is a terminal, else a line 'verified 57/195 claims, 31 s' at most every 10 s;
+none with --quiet.
 
 Errors.  A bad argument ends in ONE line on stderr, ``dpderive: --flag: <what is wrong>``, and exit
 status 2 (as argparse does), before any long computation: every flag's domain is checked up front
@@ -18,19 +45,18 @@ to the flag) and every output file's directory is checked before computing.  Not
 stdout before all the results of a command are computed.  Unexpected internal errors are not
 disguised as user errors: they keep their traceback.  When stdout is closed early
 (``dpderive verify | head``) the command stops quietly with exit status 141 (128 + SIGPIPE, what a
-shell reports for a process killed by SIGPIPE, e.g. ``yes | head``).  Progress bars are shown only
-when stderr is a terminal and ``--quiet`` is not given.
+shell reports for a process killed by SIGPIPE, e.g. ``yes | head``).
 """
 from __future__ import annotations
 
 import argparse
-import fnmatch
 import json
 import math
 import os
 import re
 import sys
 import textwrap
+import time
 
 from ._common import ParameterError, as_float, count, require, scalar
 
@@ -38,9 +64,12 @@ from ._common import ParameterError, as_float, count, require, scalar
 FLAGS = {"N": "--N", "n": "--n", "p": "--p", "m_t": "--m-t", "M_t": "--M-t", "b": "--b",
          "epsilon": "--epsilon", "epsilons": "--epsilons", "delta": "--delta", "noise": "--noise",
          "design": "--design", "jobs": "--jobs", "only": "--only", "out": "--out", "json": "--json",
-         "plot": "--plot"}
+         "plot": "--plot", "width": "--width"}
 #: At most this many values of epsilon in ``profile --epsilons``.
 MAX_EPSILONS = 10_000
+#: What ``calibrate`` prints under a scale of 0 (see :func:`numeric.calibrate_scale`).
+NO_NOISE_CAVEAT = ("no noise needed: the estimate alone meets (eps, delta) only while nobody outside knows which "
+                   "units were sampled; the randomness of sampling is then the only protection")
 #: Exit status when stdout is closed early (128 + SIGPIPE).
 EXIT_BROKEN_PIPE = 141
 
@@ -100,20 +129,36 @@ def _write_text(param: str, path: str, text: str) -> None:
         _fail(param, f"cannot write {path!r}: {exc.strerror or exc}")
 
 
-# -- claims -----------------------------------------------------------------------------------------
-def _select(pattern: str | None):
+# -- claims ---------------------------------------------------------------------------------------
+def _select(terms):
+    """(the selection, the claims it selects); a term matching nothing is an error on --only."""
     import derivations
+    from derivations.engine.select import NoMatch, Selection
 
-    claims = derivations.claims()
-    if pattern:
-        claims = [c for c in claims if fnmatch.fnmatch(c.id, pattern) or pattern in c.id]
-        if not claims:
-            _fail("only", f"matches no claim: {pattern!r} (`dpderive list` lists them)")
-    return claims
+    try:
+        selection = Selection(terms)
+        return selection, selection.claims(derivations.claims())
+    except NoMatch as exc:
+        _fail("only", str(exc))
 
 
 def _jobs(jobs) -> int:
     return count("jobs", jobs, 1)
+
+
+def _width(width) -> int:
+    """--width, or the terminal's width (100 when unknown), at most 100."""
+    from derivations.engine.terminal import MAX_WIDTH, MIN_WIDTH, terminal_width
+
+    if width is not None:
+        count("width", width, MIN_WIDTH, MAX_WIDTH)
+    return terminal_width(width)
+
+
+def _print_lines(text: str, width: int) -> None:
+    from derivations.engine.terminal import wrap
+
+    print("\n".join(wrap(text, width)))
 
 
 def _show_progress(quiet: bool) -> bool:
@@ -124,12 +169,52 @@ def _show_progress(quiet: bool) -> bool:
         return False
 
 
+#: Seconds between two progress lines when stderr is not a terminal.
+PROGRESS_SECONDS = 10.0
+
+
+class _ProgressLines:
+    """Progress for a log or a pipe: a plain line ``verified 57/195 claims, 31 s`` on ``stream`` at
+    most every ``every`` seconds, and a last line when the run took long enough to print any."""
+
+    def __init__(self, total: int, stream, every: float = PROGRESS_SECONDS, clock=time.monotonic):
+        self.total, self.stream, self.every, self.clock = total, stream, every, clock
+        self.start = self.last = clock()
+        self.done = 0
+        self.printed = 0
+
+    def update(self, n: int = 1) -> None:
+        self.done += n
+        now = self.clock()
+        if now - self.last >= self.every and self.done < self.total:
+            self._line(now)
+
+    def set_postfix_str(self, text: str) -> None:
+        pass
+
+    def _line(self, now: float) -> None:
+        print(f"verified {self.done}/{self.total} claims, {now - self.start:.0f} s", file=self.stream, flush=True)
+        self.last = now
+        self.printed += 1
+
+    def close(self) -> None:
+        if self.printed:
+            self._line(self.clock())
+
+
+def _progress(total: int, quiet: bool):
+    """A tqdm bar on a terminal, plain periodic lines elsewhere, nothing with --quiet."""
+    if _show_progress(quiet):
+        from tqdm import tqdm
+
+        return tqdm(total=total, desc="verifying", unit="claim", file=sys.stderr)
+    return _ProgressLines(total, sys.stderr, every=math.inf if quiet else PROGRESS_SECONDS)
+
+
 def _verify(claims, jobs: int, quiet: bool = False):
     from derivations import verify_many
-    from tqdm import tqdm
 
-    bar = tqdm(total=len(claims), desc="verifying", unit="claim", disable=not _show_progress(quiet),
-               file=sys.stderr)
+    bar = _progress(len(claims), quiet)
 
     def tick(v):
         bar.set_postfix_str(v.claim_id[-40:])
@@ -141,104 +226,123 @@ def _verify(claims, jobs: int, quiet: bool = False):
         bar.close()
 
 
-def cmd_verify(args) -> int:
-    from derivations import errata, readings, findings
-    from derivations.engine.report import json_report, strength_line, table
+def _stored(claims, jobs: int, quiet: bool, fresh: bool):
+    """The verdicts of ``claims`` from the results store, verifying the missing and stale ones."""
+    from derivations.engine import store
 
+    return store.reuse(claims, lambda todo: _verify(todo, jobs, quiet), fresh=fresh)
+
+
+def cmd_verify(args) -> int:
+    from derivations.engine import report, store
+    from derivations.engine.terminal import ELLIPSIS
+
+    width = _width(args.width)
     jobs = _jobs(args.jobs)
     _check_output("json", args.json)
-    claims = _select(args.only)
+    selection, claims = _select(args.only)
     verdicts = _verify(claims, jobs, args.quiet)
     by_id = {v.claim_id: v for v in verdicts}
+    problem = store.record(claims, verdicts)
     if args.json:
-        _write_text("json", args.json, json.dumps(json_report(by_id), indent=2))
-    print(table(verdicts))
-    shown = [e for e in errata() if e.printed.id in by_id]
-    if shown:
-        print(f"\nErrata ({len(shown)}): statements printed in the sources that are wrong\n")
-    for e in shown:
-        vp = by_id[e.printed.id]
-        print(f"* {e.id}  [{e.source}]  printed statement {vp.label}")
-        print(f"    printed:        {e.printed.statement}")
-        cex = ", ".join(f"{k} = {v}" for k, v in e.printed.counterexample.items()) or "the closed statement itself"
-        print(f"    counterexample: {cex}  ({vp.checks[0].detail if vp.checks else ''})")
-        vc = by_id.get(e.corrected.id)
-        print(f"    corrected:      {e.corrected.statement}  [{vc.label if vc else 'not run'}]")
-        print(textwrap.indent(textwrap.fill(e.explanation, 96), "    "))
-    bad = [v for v in verdicts if not v.ok]
-    ids = set(by_id)
-    n_read = sum(1 for r in readings() if not r.claims or ids & set(r.claims))
-    n_find = sum(1 for f in findings() if not f.claims or ids & set(f.claims))
-    print(f"\n{len(verdicts)} claims: {len(verdicts) - len(bad)} as expected, {len(bad)} unexpected; "
-          f"{len(shown)} errata; {n_read} readings of damaged text and {n_find} findings "
-          f"(`dpderive readings`, `dpderive findings`).")
-    print("By strength: " + strength_line(verdicts) + ".")
-    for v in bad:
-        print(f"UNEXPECTED: {v.claim_id}: {v.label}: " + "; ".join(c.detail for c in v.checks))
+        _write_text("json", args.json, json.dumps(report.json_report(by_id), indent=2))
+    scope = report.Scope(claims, by_id, covers=selection.covers)
+    table = report.verdict_table(claims, by_id, width)
+    print(table)
+    if ELLIPSIS in table:
+        _print_lines(f"(a statement ending in {ELLIPSIS} is cut to the width: `dpderive show ID` prints it whole)",
+                     width)
+    if scope.errata:
+        print("\n" + report.errata_text(scope.errata, by_id, width))
+    print("\n" + report.summary_text(scope, width) + "\n")
+    print(report.totals_text(scope, width))
+    for v in verdicts:
+        if not v.ok:
+            _print_lines(f"UNEXPECTED: {v.claim_id}: {v.label}: " + "; ".join(c.detail for c in v.checks), width)
+    if problem:
+        print(f"dpderive: the verdicts were not stored: {problem}", file=sys.stderr)
+    else:
+        _print_lines(f"stored the verdicts in {store.default_path()} (`dpderive latex`, `show` and `summary` "
+                     "reuse them)", width)
     if args.json:
         print(f"wrote {args.json}")
-    return 1 if bad else 0
+    return 0 if all(v.ok for v in verdicts) else 1
+
+
+def cmd_summary(args) -> int:
+    import derivations
+    from derivations.engine import report
+
+    width = _width(args.width)
+    jobs = _jobs(args.jobs)
+    selection, claims = _select(args.only)
+    reuse = _stored(claims, jobs, args.quiet, args.fresh)
+    scope = report.Scope(claims, reuse.verdicts, covers=selection.covers)
+    print(report.summary_text(scope, width) + "\n")
+    print(report.totals_text(scope, width))
+    idle = [p.label() for p in derivations.all_papers() if p not in scope.papers()]
+    if idle and not selection:
+        _print_lines("Not yet encoded: " + ", ".join(idle) + " (`dpderive papers`).", width)
+    _print_lines(reuse.message(), width)
+    return 0 if all(v.ok for v in reuse.verdicts.values()) else 1
 
 
 def cmd_list(args) -> int:
-    for c in _select(args.only):
-        tag = " (printed; refuted)" if not c.expected else ""
-        print(f"{c.id:48s} {c.kind:10s} {c.source}{tag}")
+    from derivations.engine.report import list_text
+
+    width = _width(args.width)
+    print(list_text(_select(args.only)[1], width))
+    return 0
+
+
+def cmd_papers(args) -> int:
+    from derivations.engine.report import papers_text
+
+    print(papers_text(_width(args.width)))
     return 0
 
 
 def cmd_show(args) -> int:
     import derivations
 
+    width = _width(args.width)
     try:
         c = derivations.get(args.id)
     except KeyError as exc:
         print(" ".join(f"dpderive: {exc.args[0]}".split()), file=sys.stderr)
         return 2
-    v = _verify([c], 1, quiet=True)[0]
-    print(f"{c.id}: {c.title}\nsource:     {c.source}\nkind:       {c.kind}")
-    print(f"statement:  {c.statement}")
-    if c.conditions:
-        print("conditions: " + ", ".join(map(str, c.conditions)))
-    print(f"latex:      {c.latex()}")
-    if c.note:
-        print(f"note:       {c.note}")
-    print(f"verdict:    {v.label} ({v.method}, {v.seconds:.2f} s)")
-    for chk in v.checks:
-        print(f"  - {chk.method}: {chk.detail}")
-        if chk.counterexample:
-            print(f"    counterexample: {chk.counterexample}")
-    for key in v.citations:
-        ref = derivations.CITATIONS[key]
-        print(f"cites:      {ref.name}. {ref.statement} [{ref.reference}]")
-    for r in derivations.readings():
-        if c.id in r.claims:
-            print(f"reading:    {r.id}: printed '{r.printed}', read as '{r.reading}'")
-    for f in derivations.findings():
-        if c.id in f.claims:
-            print(f"finding:    {f.id}: {f.text}")
+    from derivations.engine.report import claim_text
+
+    reuse = _stored([c], 1, True, args.fresh)
+    v = reuse.verdicts[c.id]
+    print(claim_text(c, v, width, results=reuse.message()))
     return 0 if v.ok else 1
+
+
+def _remarks(args, items, fields) -> int:
+    """``readings`` and ``findings``: the items of the selected claims, by paper."""
+    from derivations.engine.report import remarks_text
+
+    width = _width(args.width)
+    selection, claims = _select(args.only)
+    ids = {c.id for c in claims}
+    shown = [it for it in items if selection.covers(it.source.paper, it.source.location, it.claims, ids)]
+    if shown:
+        print(remarks_text(shown, width, fields))
+    return 0
 
 
 def cmd_readings(args) -> int:
     import derivations
 
-    for r in derivations.readings():
-        print(f"* {r.id}  [{r.source}]")
-        for head, text in (("printed", r.printed), ("read as", r.reading), ("why", r.why),
-                           ("other readings", r.alternatives)):
-            if text:
-                print(textwrap.indent(textwrap.fill(f"{head}: {text}", 96), "    "))
-    return 0
+    return _remarks(args, derivations.readings(), lambda r: (("printed", r.printed), ("read as", r.reading),
+                                                             ("why", r.why), ("other readings", r.alternatives)))
 
 
 def cmd_findings(args) -> int:
     import derivations
 
-    for f in derivations.findings():
-        print(f"* {f.id}  [{f.source}]")
-        print(textwrap.indent(textwrap.fill(f.text, 96), "    "))
-    return 0
+    return _remarks(args, derivations.findings(), lambda f: (("", f.text),))
 
 
 def cmd_latex(args) -> int:
@@ -246,12 +350,13 @@ def cmd_latex(args) -> int:
 
     jobs = _jobs(args.jobs)
     _check_output("out", args.out)
-    claims = _select(args.only)
-    verdicts = _verify(claims, jobs, args.quiet)
-    text = latex_document({v.claim_id: v for v in verdicts})
+    _, claims = _select(args.only)
+    reuse = _stored(claims, jobs, args.quiet, args.fresh)
+    text = latex_document(reuse.verdicts)
     _write_text("out", args.out, text)
-    print(f"wrote {args.out} ({len(verdicts)} claims)")
-    return 0 if all(v.ok for v in verdicts) else 1
+    _print_lines(reuse.message(), _width(None))
+    print(f"wrote {args.out} ({len(claims)} claims)")
+    return 0 if all(v.ok for v in reuse.verdicts.values()) else 1
 
 
 def cmd_codegen(args) -> int:
@@ -344,6 +449,8 @@ def _describe(design, domain) -> str:
 
 
 def cmd_calibrate(args) -> int:
+    """The smallest scale and the worst pair.  A scale of 0 (the estimate alone meets the target) is
+    printed with its caveat on the same line: it holds only while the sample stays secret."""
     from numeric import amplified_laplace_scale, calibrate_scale, worst_pair
 
     design, domain = _design_domain(args)
@@ -357,12 +464,12 @@ def cmd_calibrate(args) -> int:
     name = "sigma" if args.noise == "gaussian" else "b"
     print(_describe(design, domain))
     print(f"{args.noise} noise, target (eps, delta) = ({eps:g}, {delta:g})")
-    print(f"smallest scale:  {name} = {scale:.10g}")
     if pair is not None:
+        print(f"smallest scale:  {name} = {scale:.10g}")
         print(f"worst pair:      {pair}")
-    else:
-        print("no noise needed: the estimate alone meets (eps, delta), but only if the sample stays secret "
-              "(the randomness of sampling is then the only protection)")
+    else:   # the answer and its caveat on the same line: b = 0 is safe only while the sample is secret
+        print(f"smallest scale:  {name} = 0, but only if the sample stays secret")
+        print("\n".join(textwrap.wrap(NO_NOISE_CAVEAT, 100, initial_indent=" " * 17, subsequent_indent=" " * 17)))
     if args.noise == "laplace":
         head = "generic route (Laplace on the sample + amplification by subsampling)"
         if generic is None or not math.isfinite(generic):
@@ -445,43 +552,73 @@ def _design_arguments(sp) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="dpderive", description=__doc__.split("\n")[0],
+    usage = __doc__.split("\n\n", 1)[1].split("\nErrors.")[0]
+    p = _Parser(prog="dpderive", description=__doc__.split("\n")[0].replace("``", ""), epilog=usage,
                 formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="command", required=True)
     jobs = max(1, os.cpu_count() or 1)
 
+    only = dict(metavar="TERM", action="append",
+                help="claims of a paper (ht-mechanism, 000), at a location ('Result 8'), with an id, prefix or "
+                     "glob ('profile.*'), or PAPER:TERM; repeat for more (see 'dpderive --help')")
+    width = dict(type=_integer, help="columns of the output (default: the terminal's, at most 100)")
+
+    def verifying(sp, store: bool) -> None:
+        sp.add_argument("--jobs", type=_integer, default=jobs, help=f"parallel workers (default {jobs})")
+        sp.add_argument("--quiet", action="store_true",
+                        help="no progress (a bar on a terminal, else a line every 10 s)")
+        if store:
+            sp.add_argument("--fresh", action="store_true",
+                            help="verify again instead of reusing the stored verdicts")
+
     v = sub.add_parser("verify", help="verify every claim and list the errata (the main job)")
-    v.add_argument("--only", metavar="PATTERN", help="claim ids matching this glob or substring")
+    v.add_argument("--only", **only)
     v.add_argument("--json", metavar="FILE", help="write the full results as JSON")
-    v.add_argument("--jobs", type=_integer, default=jobs, help=f"parallel workers (default {jobs})")
-    v.add_argument("--quiet", action="store_true", help="no progress bar (none either when stderr is not a terminal)")
+    v.add_argument("--width", **width)
+    verifying(v, store=False)
     v.set_defaults(func=cmd_verify)
 
-    ls = sub.add_parser("list", help="list the claims")
-    ls.add_argument("--only", metavar="PATTERN")
+    su = sub.add_parser("summary", help="per paper: claims by verdict, errata, readings, findings")
+    su.add_argument("--only", **only)
+    su.add_argument("--width", **width)
+    verifying(su, store=True)
+    su.set_defaults(func=cmd_summary)
+
+    ls = sub.add_parser("list", help="list the claims by paper and location")
+    ls.add_argument("--only", **only)
+    ls.add_argument("--width", **width)
     ls.set_defaults(func=cmd_list)
 
-    sh = sub.add_parser("show", help="statement, conditions, source, LaTeX and verdict of one claim")
+    pa = sub.add_parser("papers", help="the source documents: record and what is encoded of each")
+    pa.add_argument("--width", **width)
+    pa.set_defaults(func=cmd_papers)
+
+    sh = sub.add_parser("show", help="one claim in full: its paper's record, statement, LaTeX, verdict, citations")
     sh.add_argument("id")
+    sh.add_argument("--width", **width)
+    sh.add_argument("--fresh", action="store_true", help="verify again instead of reusing the stored verdict")
     sh.set_defaults(func=cmd_show)
 
-    sub.add_parser("readings", help="the readings of damaged source text (printed glyphs, reading, why)"
-                   ).set_defaults(func=cmd_readings)
-    sub.add_parser("findings", help="the findings of the review (neither errata nor readings)"
-                   ).set_defaults(func=cmd_findings)
+    for name, func, text in (("readings", cmd_readings, "the readings of damaged source text (printed glyphs, "
+                                                         "reading, why)"),
+                             ("findings", cmd_findings, "the findings of the review (neither errata nor readings)")):
+        rf = sub.add_parser(name, help=text)
+        rf.add_argument("--only", **only)
+        rf.add_argument("--width", **width)
+        rf.set_defaults(func=func)
 
     lx = sub.add_parser("latex", help="write the LaTeX report of all claims")
     lx.add_argument("--out", required=True, metavar="FILE.tex")
-    lx.add_argument("--only", metavar="PATTERN")
-    lx.add_argument("--jobs", type=_integer, default=jobs)
-    lx.add_argument("--quiet", action="store_true")
+    lx.add_argument("--only", **only)
+    verifying(lx, store=True)
     lx.set_defaults(func=cmd_latex)
 
     cg = sub.add_parser("codegen", help="write numeric/_generated.py from the registered formulas")
     cg.add_argument("--check", action="store_true", help="exit 1 if the committed file is stale")
     cg.set_defaults(func=cmd_codegen)
 
-    ca = sub.add_parser("calibrate", help="smallest noise scale meeting (eps, delta) for a sampled HT total")
+    ca = sub.add_parser("calibrate", help="smallest noise scale meeting (eps, delta) for a sampled HT total "
+                                          "(a scale of 0 holds only while the sample stays secret)")
     _design_arguments(ca)
     ca.add_argument("--epsilon", type=float, required=True, help="finite, >= 0")
     ca.add_argument("--delta", type=float, required=True, help="in (0, 1)")

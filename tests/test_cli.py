@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import re
 import resource
 import shutil
 import subprocess
@@ -16,12 +18,21 @@ import textwrap
 
 import pytest
 
+import derivations
 import numeric
 from numeric import cli
 from numeric._common import ParameterError
 from numeric.cli import main
 
 SRS_100 = ["--N", "100", "--n", "10"]
+
+
+@pytest.fixture(autouse=True)
+def results_store(tmp_path, monkeypatch):
+    """Every test stores its verdicts in a file of its own (never in the working tree)."""
+    path = tmp_path / "store" / "results.json"
+    monkeypatch.setenv("DPDERIVE_CACHE", str(path))
+    return path
 
 
 def run(capsys, *args):
@@ -68,7 +79,7 @@ def test_verify_subset_table_errata_and_json(capsys, tmp_path):
     rc, stdout, err = run(capsys, "verify", "--only", "laplace.mgf_ab_[pm]*", "--json", out, "--quiet")
     assert rc == 0, stdout + err
     assert "laplace.mgf_ab_plus_one.printed" in stdout and "REFUTED" in stdout
-    assert "Errata (2)" in stdout and "counterexample: a = 1, b = 1, mu = 0" in stdout
+    assert "Errata (2)" in stdout and "counterexample: a = 1, b = 1, μ = 0" in stdout
     data = json.loads(out.read_text())
     assert {c["id"] for c in data["claims"]} >= {"laplace.mgf_ab_plus_one", "laplace.mgf_ab_minus_one"}
     assert all(c["passed"] for c in data["claims"])
@@ -82,7 +93,7 @@ def test_verify_exits_nonzero_on_unexpected_failure():
         import derivations
         from derivations.engine.core import claim, Source
         x = sp.Symbol('x')
-        claim(id='zz.false', title='false', source=Source('000_0000000000000000.txt', 'nowhere'),
+        claim(id='zz.false', title='false', source=Source('000_3f4b38deb4c4e7bd.txt', 'nowhere'),
               kind='identity', lhs=x + 1, rhs=x)
         from numeric.cli import main
         sys.exit(main(['verify', '--only', 'zz.*', '--quiet']))
@@ -224,9 +235,14 @@ def test_calibrate_infinite_generic_scale(capsys, monkeypatch):
 
 
 def test_calibrate_no_noise_needed_says_the_sample_must_stay_secret(capsys):
+    """The caveat is on the line of the answer itself; a positive scale carries no such caveat."""
     rc, out, err = run(capsys, "calibrate", *SRS_100, "--epsilon", "1", "--delta", "0.5")
     assert rc == 0 and err == ""
-    assert "b = 0" in out and "no noise needed" in out and "sample stays secret" in out
+    answer = next(s for s in out.splitlines() if s.startswith("smallest scale"))
+    assert answer == "smallest scale:  b = 0, but only if the sample stays secret"
+    assert "no noise needed" in out and "which units were sampled" in out
+    rc, out, err = run(capsys, "calibrate", *SRS_100, "--epsilon", "1", "--delta", "0.01")
+    assert rc == 0 and "sample stays secret" not in out and "worst pair" in out
 
 
 def test_calibrate_prints_nothing_if_a_later_step_fails(capsys, monkeypatch):
@@ -387,3 +403,227 @@ def test_no_progress_bar_when_stderr_is_not_a_terminal(capsys):
     assert not cli._show_progress(False)          # pytest's captured stderr is not a TTY
     rc, out, err = run(capsys, "verify", "--only", "ht.indicator_square", "--jobs", "1")
     assert rc == 0 and err == "" and "1 claims" in out
+
+
+# -- papers named everywhere; the verify table by paper, fitted to the width ------------------------
+R2 = "ht-mechanism:Result 2"          # five fast claims of Section 2.1, one erratum
+
+
+def widest(text: str) -> int:
+    return max(map(len, text.splitlines()))
+
+
+def says(out: str, phrase: str) -> bool:
+    """``phrase`` is in ``out`` once both lose their whitespace (a long path may be wrapped anywhere)."""
+    return "".join(phrase.split()) in "".join(out.split())
+
+
+def test_verify_table_by_paper_readable_and_within_the_width(capsys, tmp_path):
+    out = tmp_path / "v.json"
+    for width in (100, 80):
+        rc, stdout, err = run(capsys, "verify", "--only", R2, "--width", width, "--json", out, "--quiet")
+        assert rc == 0 and err == "", stdout + err
+        assert widest(stdout) <= width, [s for s in stdout.splitlines() if len(s) > width]
+        lines = stdout.splitlines()
+        assert lines[0].startswith("ht-mechanism (000): [The Horvitz-Thompson estimate")
+        assert "  Section 2.1, Result 2" in lines and "htm.r2.not_pure.printed" in stdout
+        assert "000_3f4b38deb4c4e7bd.txt" not in stdout          # the paper by its name, not its file
+        table, errata = stdout.split("Errata (1)")
+        formulas = table + "".join(re.findall(r"(?:printed|counterexample|corrected): .*\n(?: {20}.*\n)*", errata))
+        for raw in ("Eq(", "oo", "Abs(", "**"):                  # statements in display form (prose aside)
+            assert raw not in formulas, raw
+        assert "* htm.r2.not_pure: ht-mechanism (000), Section 2.1, Result 2" in stdout
+        assert "printed:        [REFUTED]" in stdout and "= ∞" in stdout
+    data = json.loads(out.read_text())
+    claims = data["claims"]
+    assert {c["paper"] for c in claims} == {"ht-mechanism"} and len(claims) == 5
+    assert all(c["cite"].startswith("ht-mechanism (000), Section 2.1, Result 2") for c in claims)
+    assert all(len(c["display"]) <= 100 and "Eq(" not in c["display"] and c["statement"] for c in claims)
+    papers = {p["short"]: p for p in data["papers"]}
+    assert len(papers) == 5 and papers["ht-mechanism"]["claims"] == 5 and papers["abs-pufferfish"]["claims"] == 0
+    assert papers["k-randomization"]["authors"] == ["Maxim Zhilyaev", "David Zeber"]
+    assert data["errata"][0]["paper"] == "ht-mechanism"
+    assert all(r["paper"] == "ht-mechanism" and r["cite"].startswith("ht-mechanism (000), ") for r in data["readings"])
+
+
+def test_verify_summary_is_per_paper(capsys):
+    rc, out, _ = run(capsys, "verify", "--only", "htm.r2.tight", "--only", "ht.indicator_square", "--quiet")
+    assert rc == 0
+    heads = [s for s in out.splitlines() if s.startswith(("ht-mechanism (000):", "abs-pufferfish (004):"))]
+    # each paper twice: over its table and over its summary block
+    assert [h.split(":")[0] for h in heads] == ["ht-mechanism (000)", "abs-pufferfish (004)"] * 2
+    blocks = out.split("\n\n")
+    ht = next(b for b in blocks if b.startswith("ht-mechanism") and "claims " in b)
+    assert re.search(r"claims\s+3\s+\(3 as expected, 0 unexpected\)", ht)   # htm.r2.tight* are three
+    assert re.search(r"PROVED\s+3\n", ht) and "REFUTED" not in ht
+    ab = next(b for b in blocks if b.startswith("abs-pufferfish") and "claims " in b)
+    assert re.search(r"claims\s+1\s", ab) and re.search(r"PROVED \(exhaustive\)\s+1\n", ab)
+
+
+# -- --only -----------------------------------------------------------------------------------------
+def listed(out: str) -> set[str]:
+    return {s.split()[0] for s in out.splitlines() if s.startswith("    ") and not s.startswith("      ")}
+
+
+def test_only_matches_papers_locations_and_ids(capsys):
+    rc, out, _ = run(capsys, "list", "--only", "Result 1")
+    assert rc == 0 and listed(out) == {"htm.r1.delta0_bound"}            # not Result 10's claims
+    rc, out, _ = run(capsys, "list", "--only", "Result 10")
+    assert listed(out) and all(i.startswith("htm.r10.") for i in listed(out))
+    rc, out, _ = run(capsys, "list", "--only", "000")
+    assert listed(out) == {c.id for c in derivations.claims() if c.source.document.startswith("000")}
+    rc, out, _ = run(capsys, "list", "--only", "abs-pufferfish:Lemma 3.2.1", "--only", "profile.delta0_bound")
+    assert listed(out) == {"puff.lemma321.first", "puff.lemma321.second", "puff.lemma321.third",
+                           "puff.tight.vs_printed_below_one", "puff.tight.vs_printed_above_half",
+                           "profile.delta0_bound"}
+
+
+@pytest.mark.parametrize("command_", ["list", "verify", "summary", "readings", "latex"])
+def test_only_matching_nothing_says_what_can_be_matched(capsys, tmp_path, no_computation, command_):
+    args = [command_, "--only", "000"] + (["--out", tmp_path / "r.tex"] if command_ == "latex" else [])
+    args[2] = "Result 99"
+    line = assert_one_line_error(capsys, args, "--only")
+    assert line.startswith("dpderive: --only: 'Result 99' matches no claim; a term is a paper (")
+    for what in ("ht-mechanism (000)", "abs-pufferfish (004)", "'Result 8'", "'profile.*'", "PAPER:TERM"):
+        assert what in line
+
+
+def test_width_flag_is_checked(capsys, no_computation):
+    line = assert_one_line_error(capsys, ["list", "--width", "20"], "--width")
+    assert "must be an integer in [60, 100]" in line
+
+
+# -- other views ------------------------------------------------------------------------------------
+def test_papers_lists_the_five_records(capsys):
+    rc, out, _ = run(capsys, "papers", "--width", "80")
+    assert rc == 0 and widest(out) <= 80
+    for p in derivations.all_papers():
+        assert p.label() in out and p.file in out and p.title[:40] in out
+    assert out.count("not yet encoded") == 3
+    n = sum(c.source.document.startswith("004") for c in derivations.claims())
+    e = sum(x.source.document.startswith("004") for x in derivations.errata())
+    assert f"encoded:  {n} claims, {e} errata," in out
+    assert "authors:  Natalie Shlomo and Chris J. Skinner" in out
+
+
+@pytest.mark.parametrize("width", [100, 80])
+def test_list_readings_findings_fit_the_width(capsys, width):
+    for cmd in ("list", "readings", "findings"):
+        rc, out, _ = run(capsys, cmd, "--width", width)
+        assert rc == 0 and out and widest(out) <= width, cmd
+        assert out.startswith("ht-mechanism (000): ") and "\nabs-pufferfish (004): " in out
+        assert "000_3f4b" not in out
+
+
+def test_readings_follow_the_selected_claims(capsys):
+    rc, out, _ = run(capsys, "readings", "--only", "htm.r8")
+    assert rc == 0 and "* htm.r8.support_line: Section 2.3, Result 8 and its proof" in out
+    assert "htm.r7.reading" not in out and "abs-pufferfish" not in out
+
+
+def test_show_prints_the_paper_record_and_reuses_the_stored_verdict(capsys, monkeypatch):
+    rc, _, _ = run(capsys, "verify", "--only", "htm.r2.tight_degenerate_instance", "--quiet")
+    assert rc == 0
+    counted = []
+    real = cli._verify
+    monkeypatch.setattr(cli, "_verify", lambda claims, *a: counted.append(len(claims)) or real(claims, *a))
+    rc, out, _ = run(capsys, "show", "htm.r2.tight_degenerate_instance")
+    assert rc == 0 and counted == []
+    for line in ("paper:      ht-mechanism (000)", "  title:    [The Horvitz-Thompson estimate",
+                 "  file:     000_3f4b38deb4c4e7bd.txt", "source:     ht-mechanism (000), Section 2.1, Result 2",
+                 "verdict:    PROVED"):
+        assert line in out, line
+    assert says(out, "results: reused 1 stored verdict (") and not says(out, "verified 1")
+    rc, out, _ = run(capsys, "show", "htm.r2.tight_degenerate_instance", "--fresh")
+    assert rc == 0 and counted == [1] and says(out, "verified 1 (--fresh)")
+
+
+# -- the results store ------------------------------------------------------------------------------
+def test_summary_and_latex_reuse_stored_verdicts_and_redo_stale_ones(capsys, monkeypatch, tmp_path, results_store):
+    rc, out, _ = run(capsys, "verify", "--only", R2, "--quiet")
+    assert rc == 0 and says(out, f"stored the verdicts in {results_store}")
+    counted = []
+    real = cli._verify
+    monkeypatch.setattr(cli, "_verify", lambda claims, *a: counted.append([c.id for c in claims]) or real(claims, *a))
+    rc, out, _ = run(capsys, "summary", "--only", R2, "--width", "80")
+    assert rc == 0 and counted == [] and widest(out) <= 80
+    assert says(out, f"reused 5 stored verdicts ({results_store})")
+    assert re.search(r"claims\s+5\s+\(5 as expected", out) and re.search(r"REFUTED\s+1\n", out)
+    assert re.search(r"errata\s+1\n", out)
+    # a claim whose stored digest no longer matches is verified again, and only it
+    data = json.loads(results_store.read_text())
+    data["verdicts"]["htm.r2.tight"]["digest"] = "0" * 16
+    results_store.write_text(json.dumps(data))
+    rc, out, _ = run(capsys, "latex", "--only", R2, "--out", tmp_path / "r.tex", "--quiet")
+    assert rc == 0 and counted == [["htm.r2.tight"]]
+    assert says(out, "reused 4 stored verdicts") and says(out, "verified 1 (stale: claim changed)")
+    assert (tmp_path / "r.tex").read_text().count("htm.r2") >= 5
+    rc, out, _ = run(capsys, "latex", "--only", R2, "--out", tmp_path / "r.tex", "--quiet", "--fresh")
+    assert rc == 0 and len(counted[-1]) == 5 and says(out, "verified 5 (--fresh)")
+
+
+def test_summary_names_the_papers_not_yet_encoded(capsys, monkeypatch):
+    """Every verdict comes from the store written here (no verification in this test)."""
+    from derivations.engine import store
+
+    claims = derivations.claims()
+    fake = {c.id: derivations.Verdict(c.id, c.expected, [derivations.Check(
+        "symbolic", c.expected, 0.0, "stored", counterexample=None if c.expected else {},
+        strength="mechanical" if c.expected else None)]) for c in claims}
+    store.record(claims, list(fake.values()))
+    monkeypatch.setattr(cli, "_verify", lambda *a: pytest.fail("verified instead of reusing the store"))
+    rc, out, _ = run(capsys, "summary", "--width", "100")
+    assert rc == 0 and widest(out) <= 100
+    assert "Not yet encoded: private-deciles (001), shlomo-skinner (002), k-randomization (003)" in out
+    assert says(out, f"reused {len(claims)} stored verdicts")
+    n_ht = sum(c.source.document.startswith("000") for c in claims)
+    assert re.search(rf"claims\s+{n_ht}\s", out.split("abs-pufferfish (004):")[0])
+
+
+# -- progress in a log ------------------------------------------------------------------------------
+def test_progress_lines_at_most_every_ten_seconds():
+    """A fake clock: 100 claims over 95 s print a line when 10 s have passed since the last one."""
+    import io
+
+    now = [0.0]
+    stream = io.StringIO()
+    bar = cli._ProgressLines(100, stream, every=10.0, clock=lambda: now[0])
+    for i in range(100):
+        now[0] = 0.95 * (i + 1)
+        bar.update(1)
+    bar.close()
+    lines = stream.getvalue().splitlines()
+    assert 8 <= len(lines) <= 11 and lines[-1] == "verified 100/100 claims, 95 s"
+    assert all(re.fullmatch(r"verified \d+/100 claims, \d+ s", s) for s in lines)
+    quiet = io.StringIO()
+    short = cli._ProgressLines(5, quiet, every=10.0, clock=lambda: 1.0)   # a short run prints nothing
+    for _ in range(5):
+        short.update(1)
+    short.close()
+    assert quiet.getvalue() == ""
+
+
+def test_progress_bar_only_on_a_terminal(monkeypatch):
+    from tqdm import tqdm
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    bar = cli._progress(3, quiet=False)
+    try:
+        assert isinstance(bar, tqdm)
+    finally:
+        bar.close()
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
+    assert isinstance(cli._progress(3, quiet=False), cli._ProgressLines)
+
+
+def test_verify_into_a_log_has_no_carriage_returns(tmp_path):
+    """`dpderive verify > log 2>&1`: no bar updates (no '\\r'), at most a few plain lines on stderr."""
+    log = tmp_path / "log"
+    with open(log, "w") as fh:
+        r = subprocess.run(command("verify", "--only", R2, "--jobs", "1"), stdout=fh, stderr=subprocess.STDOUT,
+                           timeout=300, env={**os.environ, "DPDERIVE_CACHE": str(tmp_path / "s.json")})
+    text = log.read_text()
+    assert r.returncode == 0 and "\r" not in text and says(text, "5 claims: 5 as expected")
+    progress = [s for s in text.splitlines() if s.startswith("verified ")]
+    assert len(progress) <= 3 and all(re.fullmatch(r"verified \d+/5 claims, \d+ s", s) for s in progress)
+    assert (tmp_path / "s.json").is_file()
