@@ -44,6 +44,7 @@ def test_powers_of_symbols_named_with_a_star_are_not_garbled():
 @pytest.mark.parametrize("name, shown", [
     (r"\varepsilon_{Z_0,X}(0)", "ε_{Z_0,X}(0)"), ("mu_i", "μ_i"), ("lambda_1", "λ_1"), ("pi_ij", "π_ij"),
     (r"p(\emptyset)", "p(∅)"), (r"\mathrm{card}\,\mathcal{X}_1", "card X_1"), ("Delta", "Δ"),
+    (r"P\big(\textstyle\sum_{i\in S} x_i = y\big)", "P(Σ_{i ∈ S} x_i = y)"),
     # negative controls: Greek names inside longer words stay as they are
     ("mup", "mup"), ("epsilons", "epsilons"), ("alphabet", "alphabet"),
 ])

@@ -28,7 +28,7 @@ _GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "Delta": "�
           "rho": "ρ", "sigma": "σ", "tau": "τ", "theta": "θ", "Sigma": "Σ"}
 _MACROS = [(r"\mathrm{card}\,", "card "), (r"\textstyle", ""), (r"\big(", "("), (r"\big)", ")"),
            (r"\Big(", "("), (r"\Big)", ")"), (r"\emptyset", "∅"), (r"\sum", "Σ"), (r"\int", "∫"),
-           (r"\max", "max"), (r"\in", "∈"), (r"\mp", "∓"), (r"\hat t", "t̂"), (r"\,", " ")]
+           (r"\max", "max"), (r"\in ", " ∈ "), (r"\in", "∈"), (r"\mp", "∓"), (r"\hat t", "t̂"), (r"\,", " ")]
 _GREEK_WORD = re.compile(r"(?<![A-Za-z])(" + "|".join(sorted(_GREEK, key=len, reverse=True)) + r")(?![A-Za-z])")
 
 
