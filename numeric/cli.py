@@ -479,6 +479,45 @@ def cmd_calibrate(args) -> int:
     return 0
 
 
+def profile_figure(eps, deltas, title: str):
+    """delta against eps on an axis that shows zeros: logarithmic above the smallest positive delta,
+    linear below it down to 0 (``symlog``), the points where delta = 0 drawn apart and labelled."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    pos, zero = deltas > 0, deltas == 0
+    ax.plot(eps, deltas, color="C0", lw=1)
+    ax.plot(eps[pos], deltas[pos], ".", color="C0", label=r"$\delta(\varepsilon) > 0$ (an upper value)")
+    if zero.any():
+        ax.plot(eps[zero], deltas[zero], "x", color="C3", label=r"$\delta(\varepsilon) = 0$ exactly")
+    if pos.any():
+        floor = 10.0 ** np.floor(np.log10(deltas[pos].min()))
+        ax.set_yscale("symlog", linthresh=floor, linscale=0.5)
+        ax.set_ylim(0, max(1.0, deltas.max()) * 1.5)
+    ax.set_xlabel(r"$\varepsilon$")
+    ax.set_ylabel(r"$\delta(\varepsilon)$")
+    ax.set_title(title, fontsize=8)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def _plot_profile(path: str, eps, deltas, title: str) -> None:
+    import matplotlib.pyplot as plt
+
+    fig = profile_figure(eps, deltas, title)
+    try:
+        fig.savefig(path, dpi=120)
+    except OSError as exc:
+        _fail("plot", f"cannot write {path!r}: {exc.strerror or exc}")
+    finally:
+        plt.close(fig)
+
+
 def cmd_profile(args) -> int:
     from numeric import privacy_profile
 
@@ -489,24 +528,7 @@ def cmd_profile(args) -> int:
     deltas = privacy_profile(design, domain, b, eps, noise=args.noise, progress=_show_progress(args.quiet))
     name = "sigma" if args.noise == "gaussian" else "b"
     if args.plot:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        fig, ax = plt.subplots(figsize=(6, 4))
-        ax.plot(eps, deltas, marker=".")
-        ax.set_xlabel(r"$\varepsilon$")
-        ax.set_ylabel(r"$\delta(\varepsilon)$")
-        ax.set_title(_describe(design, domain) + f"\n{args.noise}, {name} = {b:g}", fontsize=8)
-        if (deltas > 0).any():
-            ax.set_yscale("log")
-        fig.tight_layout()
-        try:
-            fig.savefig(args.plot, dpi=120)
-        except OSError as exc:
-            _fail("plot", f"cannot write {args.plot!r}: {exc.strerror or exc}")
-        finally:
-            plt.close(fig)
+        _plot_profile(args.plot, eps, deltas, _describe(design, domain) + f"\n{args.noise}, {name} = {b:g}")
     print(f"{_describe(design, domain)}; {args.noise} noise, {name} = {b:g}")
     print(f"{'epsilon':>12s}  {'delta(epsilon)':>22s}")
     for e, d in zip(eps, deltas):

@@ -627,3 +627,21 @@ def test_verify_into_a_log_has_no_carriage_returns(tmp_path):
     progress = [s for s in text.splitlines() if s.startswith("verified ")]
     assert len(progress) <= 3 and all(re.fullmatch(r"verified \d+/5 claims, \d+ s", s) for s in progress)
     assert (tmp_path / "s.json").is_file()
+
+
+def test_profile_plot_shows_zeros_on_its_axis():
+    """The README's profile example has delta = 0 beyond eps ~ 1.1: on a log axis those points vanished.
+    Reference: the data given to the figure (two positive values, two exact zeros)."""
+    import numpy as np
+    from numeric.cli import profile_figure
+
+    eps = np.array([0.0, 0.5, 1.0, 1.5])
+    fig = profile_figure(eps, np.array([3e-2, 1e-5, 0.0, 0.0]), "t")
+    ax = fig.axes[0]
+    assert ax.get_yscale() == "symlog" and ax.get_ylim()[0] == 0.0
+    zeros = [ln for ln in ax.get_lines() if ln.get_marker() == "x"]
+    assert len(zeros) == 1 and list(zeros[0].get_ydata()) == [0.0, 0.0]
+    assert ax.get_ylim()[1] >= 3e-2
+    # negative control: without zeros there is no zero marker
+    fig2 = profile_figure(eps, np.array([3e-2, 1e-5, 1e-9, 1e-12]), "t")
+    assert not [ln for ln in fig2.axes[0].get_lines() if ln.get_marker() == "x"]
