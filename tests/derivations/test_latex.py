@@ -1,0 +1,239 @@
+"""The PDF report: its structure (title page, contents, one chapter per paper with its record, errata
+before readings before claims before findings), mathematics typeset in the prose, long formulas
+broken instead of shrunk, and (where pdflatex exists) a compile with few overfull lines and no bitmap
+fonts."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import pytest
+import sympy as sp
+
+import derivations
+from derivations.engine.latex import latex_document, paper_section, section_key
+from derivations.engine.texlayout import LINE, display, fit, width
+from derivations.engine.texprose import prose, raw_sympy, names_pattern, tex_escape
+from derivations.engine.texwidth import tex_width
+
+
+@pytest.fixture(scope="module")
+def tex(all_verdicts):
+    return latex_document(all_verdicts)
+
+
+def chapters(tex: str) -> list[tuple[str, str]]:
+    """(title, body) of every chapter, in order."""
+    parts = re.split(r"\\chapter\{", tex)[1:]
+    out = []
+    for part in parts:
+        depth, k = 1, 0
+        while depth:
+            depth += (part[k] == "{") - (part[k] == "}")
+            k += 1
+        out.append((part[:k - 1], part[k:]))
+    return out
+
+
+def papers_with_claims(verdicts):
+    docs = {derivations.get(cid).source.document for cid in verdicts}
+    return [p for p in derivations.all_papers() if p.file in docs]
+
+
+# -- structure ------------------------------------------------------------------------------------------
+def test_title_page_then_contents_then_chapters(tex):
+    assert tex.startswith(r"\documentclass") and tex.rstrip().endswith(r"\end{document}")
+    assert re.search(r"\\documentclass\[[^\]]*\]\{report\}", tex)
+    assert r"\usepackage" in tex and "{hyperref}" in tex
+    body = tex.split(r"\begin{document}", 1)[1]
+    title, toc, first = body.index(r"\begin{titlepage}"), body.index(r"\tableofcontents"), body.index(r"\chapter{")
+    assert title < toc < first
+    page = body[title:body.index(r"\end{titlepage}")]
+    assert "claims verified" in page and "errata" in page and "PROVED" in page
+    assert re.search(r"\d{4}-\d{2}-\d{2}", page)                        # the date
+    names = [t for t, _ in chapters(tex)]
+    assert names[0] == "How to read this report" and names[-1] == "Cited standard results"
+    how = chapters(tex)[0][1]
+    for label in ("PROVED", "PROVED (with citations)", "ARGUED", "CHECKED (finite scope)", "REFUTED"):
+        assert f"\\item[{label}]" in how
+
+
+def test_one_chapter_per_paper_with_its_record(tex, all_verdicts):
+    papers = papers_with_claims(all_verdicts)
+    paper_chapters = chapters(tex)[1:-1]
+    assert [t for t, _ in paper_chapters] == [tex_escape(p.title) for p in papers]   # file order
+    for paper, (_, body) in zip(papers, paper_chapters):
+        record = body[:body.index(r"\end{record}")]
+        assert f"\\item[Title] {tex_escape(paper.title)}" in record
+        authors = tex_escape(", ".join(paper.authors)) if paper.authors else r"\emph{not stated}"
+        assert f"\\item[Authors] {authors}" in record
+        assert r"\item[Date]" in record and r"\item[Venue]" in record
+        assert (r"\item[Remark]" in record) == bool(paper.remark)
+        assert tex_escape(paper.short).replace("-", r"-\allowbreak{}") in record
+        assert paper.file.split("_")[1].split(".")[0] in record                     # the file name
+
+
+def test_errata_then_readings_then_claims_by_section_then_findings(tex, all_verdicts):
+    papers = papers_with_claims(all_verdicts)
+    for paper, (_, body) in zip(papers, chapters(tex)[1:-1]):
+        sections = re.findall(r"\\section\{([^}]*)\}", body)
+        fixed = ["Errata", "Readings of damaged text", "Findings of the review"]
+        paper_sections = [s for s in sections if s not in fixed]
+        order = ([s for s in sections if s == "Errata"] + [s for s in sections if s.startswith("Readings")]
+                 + paper_sections + [s for s in sections if s.startswith("Findings")])
+        assert sections == order
+        assert paper_sections == sorted(paper_sections, key=section_key)
+        assert len(set(paper_sections)) == len(paper_sections)
+        errata = [e for e in derivations.errata() if e.source.document == paper.file]
+        assert ("Errata" in sections) == bool(errata)
+        # every claim of the paper sits under the section its location names
+        for head, part in zip(sections, re.split(r"\\section\{", body)[1:]):
+            for cid in re.findall(r"% claim (\S+) hash:", part):
+                assert paper_section(derivations.get(cid).source.location) == head, cid
+        for e in errata:
+            assert f"erratum:{e.id}" in body
+
+
+def test_every_claim_stamped_once_with_its_hash_in_its_papers_chapter(tex, all_verdicts):
+    stamped = re.findall(r"% claim (\S+) hash:([0-9a-f]{16})", tex)
+    claims = {c.id: c for c in derivations.claims()}
+    assert sorted(cid for cid, _ in stamped) == sorted(claims) == sorted(all_verdicts)
+    for cid, digest in stamped:
+        assert claims[cid].digest() == digest
+    for paper, (_, body) in zip(papers_with_claims(all_verdicts), chapters(tex)[1:-1]):
+        ids = re.findall(r"% claim (\S+) hash:", body)
+        assert {claims[i].source.document for i in ids} == {paper.file}
+    braces = tex.replace(r"\{", "").replace(r"\}", "")
+    assert braces.count("{") == braces.count("}")
+
+
+def test_links_point_at_anchors(tex):
+    anchors = set(re.findall(r"\\entry\{([^}]*)\}", tex))
+    targets = set(re.findall(r"\\hyperref\[([^\]]*)\]", tex))
+    assert targets and targets <= anchors
+
+
+# -- mathematics in the prose ---------------------------------------------------------------------------
+def test_no_raw_sympy_in_prose(tex, all_verdicts):
+    ids = {c.id for c in derivations.claims()} | {e.id for e in derivations.errata()} \
+        | {r.id for r in derivations.readings()} | {f.id for f in derivations.findings()}
+    assert raw_sympy(tex, allowed_tt=ids) == []
+    assert r"\resizebox" not in tex
+
+
+@pytest.mark.parametrize("text", [
+    "the value is oo here", "evaluates to 2*exp(1/2)*sinh(3/4)", "it is x**2", "Eq(log(2), oo) fails",
+    "sqrt(2) and Abs(x)", "a <= b", r"\texttt{exp(1)}"])
+def test_raw_sympy_detector_catches_ascii_math(text):
+    doc = r"\begin{document}" + text + r"\end{document}"
+    assert raw_sympy(doc)
+
+
+@pytest.mark.parametrize("text", [
+    r"$x = \infty$", r"\[ e^{\frac{1}{2}} \]", "% claim a.b hash:0123 oo", r"\ocr{exp(-[z - #(w, )| /b)}",
+    r"\texttt{htm.r7.result7_larger}", "a room of books, a zoo"])
+def test_raw_sympy_detector_passes_typeset_text(text):
+    doc = r"\begin{document}" + text + r"\end{document}"
+    assert raw_sympy(doc, allowed_tt={"htm.r7.result7_larger"}) == []
+
+
+@pytest.mark.parametrize("ascii_math, expected", [
+    ("2*exp(1/2)*sinh(3/4)", r"$2 e^{\frac{1}{2}} \sinh{\left(\frac{3}{4} \right)}$"),
+    ("lhs = oo, rhs = -1/4", r"$\mathrm{lhs} = \infty$, $\mathrm{rhs} = -1/4$"),
+    ("Eq(log(2), oo)", r"$\log{\left(2 \right)} = \infty$"),
+    ("x_i <= e^eps", r"$x_{i} \le e^{\varepsilon}$"),
+    ("tau -> -oo", r"$\tau \to -\infty$"),
+    ("q in (0, 1)", r"$q \in (0, 1)$"),
+    ("sqrt(alpha gamma)", r"$\sqrt{\alpha \gamma}$"),
+    ("E[e^{aX}] = e^{a mu}/(1 - a^2 b^2)", r"$E[e^{aX}] = e^{a \mu}/(1 - a^{2} b^{2})$"),
+])
+def test_prose_sets_ascii_math_as_math(ascii_math, expected):
+    assert prose(ascii_math) == expected
+
+
+def test_prose_leaves_english_alone_and_links_names():
+    assert prose("A slip in an intermediate line of the proof.") == "A slip in an intermediate line of the proof."
+    names = names_pattern(["htm.r3.corrected", "pigeonhole_principle"])
+    out = prose("see htm.r3.corrected and pigeonhole_principle, for a unit", {"htm.r3.corrected": "claim:x"}, names)
+    assert out.startswith(r"see \hyperref[claim:x]{\texttt{htm.")
+    assert r"\texttt{pigeonhole\_\allowbreak{}principle}" in out and out.endswith("for a unit")
+    assert "$" not in out
+
+
+# -- long formulas -------------------------------------------------------------------------------------------
+def test_estimated_widths_match_tex():
+    """Widths measured by TeX (\\sbox, 11pt, display style) for formulas of the registry."""
+    measured = {r"a^{2} = a": 30.9, r"\frac{\gamma \left(1 - \gamma\right)}{M} \le \frac{1}{4 M}": 78.4,
+                r"e^{- \frac{\epsilon \log{\left(\frac{1}{1 - q} \right)}}{4 \log{\left(1 - q \right)}}} "
+                r"= e^{- \frac{\epsilon}{4}}": 86.7,
+                r"\max\left(0, \mu - \mu'\right) = \mu - \min\left(\mu, \mu'\right)": 157.5}
+    for formula, pt in measured.items():
+        assert 0.85 * pt <= tex_width(formula) <= 1.15 * pt, formula
+
+
+@pytest.mark.parametrize("cid", ["htm.r2.tight", "htm.r4.delta0_pair", "ht.cor5_first_principles",
+                                 "puff.prop1.case2", "htm.r10.cov_given_out", "puff.s44.mc_epsilon_steps_unresolved"])
+def test_long_formulas_are_broken_into_lines_that_fit(cid):
+    c = derivations.get(cid)
+    assert width(c.latex()) > LINE                                  # too wide for one line
+    out = display(c.lhs, c.relation, c.rhs)
+    assert out.startswith(r"\begin{align*}")
+    rows = out.split("\n")[1:-2]
+    assert len(rows) >= 2
+    for row in rows:
+        assert width(row.rstrip(" \\").replace("&", "")) <= LINE * 1.02, row[:80]
+
+
+def test_a_formula_that_fits_is_sympys_own():
+    c = derivations.get("ht.indicator_square")
+    assert display(c.lhs, c.relation, c.rhs) == "\\[ " + c.latex() + " \\]\n"
+    x = sp.Symbol("x")
+    assert fit(x + 1, LINE) == sp.latex(x + 1)
+
+
+# -- the compiled document --------------------------------------------------------------------------------
+@pytest.mark.skipif(shutil.which("pdflatex") is None,
+                    reason="pdflatex is not installed (.ci/run installs it on Debian)")
+def test_latex_report_compiles_without_overfull_lines_or_bitmap_fonts(tex, tmp_path, all_verdicts):
+    (tmp_path / "report.tex").write_text(tex)
+    for _ in range(2):          # the second pass fills in the table of contents
+        r = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "report.tex"],
+                           cwd=tmp_path, capture_output=True, text=True, errors="replace", timeout=600)
+        if r.returncode and "File `" in r.stdout and "not found" in r.stdout:
+            pytest.skip("a LaTeX package is missing: " + r.stdout[r.stdout.index("File `"):][:80])
+        assert r.returncode == 0, r.stdout[-3000:]
+    log = (tmp_path / "report.log").read_text(errors="replace")
+    overfull = [float(w) for w in re.findall(r"Overfull \\hbox \(([\d.]+)pt too wide\)", log)]
+    assert len(overfull) <= 3 and max(overfull, default=0) <= 20, overfull
+    assert "Overfull \\vbox" not in log
+    toc = (tmp_path / "report.toc").read_text(errors="replace")
+    for paper in papers_with_claims(all_verdicts):
+        assert "{chapter}" in toc and tex_escape(paper.title)[:30] in toc
+    assert (tmp_path / "report.pdf").stat().st_size > 100_000
+    if shutil.which("pdffonts"):
+        fonts = subprocess.run(["pdffonts", "report.pdf"], cwd=tmp_path, capture_output=True, text=True,
+                               errors="replace").stdout
+        assert fonts.count("Type 1") > 5 and "Type 3" not in fonts, fonts
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
+def test_prose_of_arbitrary_text_compiles(tmp_path):
+    """Whatever a future note or check detail says, its typeset form is valid LaTeX: 400 random
+    strings of symbols, operators, brackets and words compile without a TeX error."""
+    import random
+
+    from derivations.engine.latex import PREAMBLE
+
+    rng = random.Random(20261124)
+    pieces = list("abxyzAEIS _^{}()[]<>=!*+-/|~\\'.,;:%$#&0123456789") + [
+        " eps ", " mu ", "oo", " in ", " not in ", " u ", " x ", "exp(", "sqrt(", "**", "<=", "->", "e^{", "_{",
+        " a ", "Eq(", "Abs(", "x'", "sum_", "int_", "^-", "0+", "ln ", " the ", "max(", "|", "2*x"]
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 30))) for _ in range(400)]
+    body = "".join(f"\\par {k}: {prose(t)}\n" for k, t in enumerate(texts))
+    (tmp_path / "p.tex").write_text(PREAMBLE % {"title": "t", "subtitle": "s"} + "\\begin{document}\n" + body
+                                    + "\\end{document}\n")
+    r = subprocess.run(["pdflatex", "-interaction=nonstopmode", "p.tex"], cwd=tmp_path, capture_output=True,
+                       text=True, errors="replace", timeout=300)
+    errors = re.findall(r"^! .*", r.stdout, re.M)
+    assert r.returncode == 0 and not errors, errors[:5]
