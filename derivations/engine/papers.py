@@ -30,11 +30,11 @@ class Paper:
     @property
     def by(self) -> str:
         """Authors as a reader cites them: "Shlomo and Skinner", or the institution when no author
-        is named, or "author not stated"."""
+        is named, or "no author named"."""
         if self.authors:
             last = [a.split()[-1] for a in self.authors]
             return last[0] if len(last) == 1 else ", ".join(last[:-1]) + " and " + last[-1]
-        return self.venue or "author not stated"
+        return self.venue or "no author named"
 
     @property
     def year(self) -> str:
