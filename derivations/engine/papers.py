@@ -81,10 +81,9 @@ def paper_of(file: str) -> Paper:
 
 
 def find_papers(text: str) -> list[Paper]:
-    """The papers ``text`` names: a short name, a file name, or a prefix of either (``000``, ``abs``);
-    case-insensitive."""
+    """The papers ``text`` names, case-insensitive: a short name (whole: a prefix of one would clash
+    with claim-id prefixes such as ``ht.``), or a file name or a prefix of it (``000``, ``000_3f4b``)."""
     t = text.strip().lower()
     if not t:
         return []
-    exact = [p for p in all_papers() if t in (p.short, p.file.lower(), p.number)]
-    return exact or [p for p in all_papers() if p.short.startswith(t) or p.file.lower().startswith(t)]
+    return [p for p in all_papers() if t == p.short or p.file.lower().startswith(t)]

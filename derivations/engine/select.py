@@ -22,19 +22,11 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from .papers import Paper, all_papers
+from .papers import Paper, all_papers, find_papers
 
 
 class NoMatch(ValueError):
     """A term of ``--only`` that selects nothing; the message says what a term can be."""
-
-
-def papers_named(text: str) -> list[Paper]:
-    """The papers ``text`` names: a short name (whole), or a file name or a prefix of it."""
-    t = text.strip().lower()
-    if not t:
-        return []
-    return [p for p in all_papers() if t == p.short or p.file.lower().startswith(t)]
 
 
 def _words(phrase: str) -> re.Pattern:
@@ -63,7 +55,7 @@ class Term:
             raise NoMatch(f"an empty term; {hint()}")
         head, sep, rest = text.partition(":")
         if sep:
-            papers = papers_named(head)
+            papers = find_papers(head)
             if not papers:
                 raise NoMatch(f"{head!r} before ':' names no paper; {hint()}")
             return cls(text, tuple(papers), rest.strip())
@@ -75,7 +67,7 @@ class Term:
             return False
         if not self.what:
             return True
-        if not self.papers and paper in papers_named(self.what):
+        if not self.papers and paper in find_papers(self.what):
             return True
         return bool(_words(self.what).search(location)) or any(id_matches(self.what, i) for i in ids)
 
@@ -125,7 +117,7 @@ class Selection:
 
 def _no_claim(term: Term, claims) -> str:
     encoded = {c.source.document for c in claims}
-    named = list(term.papers) or papers_named(term.what)
+    named = list(term.papers) or find_papers(term.what)
     idle = [p.label() for p in named if p.file not in encoded]
     if idle and not (term.papers and term.what):
         return f"{term.text!r} matches no claim: {', '.join(idle)} not yet encoded"

@@ -8,7 +8,8 @@ import re
 import pytest
 
 import derivations
-from derivations.engine.select import NoMatch, Selection, papers_named
+from derivations.engine.papers import find_papers
+from derivations.engine.select import NoMatch, Selection
 
 ALL = derivations.claims()
 HT, ABS = "000_3f4b38deb4c4e7bd.txt", "004_005a37d6f70bd1b7.txt"
@@ -29,7 +30,7 @@ def test_a_paper_by_short_name_file_name_or_prefix(term):
 
 def test_papers_are_not_matched_by_a_prefix_of_their_short_name():
     """'ht' is a prefix of the claim ids ht.* and htm.*, not a name of the paper ht-mechanism."""
-    assert papers_named("ht") == [] and papers_named("abs") == []
+    assert find_papers("ht") == [] and find_papers("abs") == []
     assert ids("ht") == {c.id for c in ALL if c.id.startswith("ht")} != of(HT)
 
 
