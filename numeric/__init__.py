@@ -10,6 +10,7 @@ from .bruteforce import delta_bruteforce
 from .ht import census_rse, ht_variance, simulate_rse
 from .ht_mechanism import (density_ratio, density_ratio_derivative, ht_atoms, laplace_mechanism_delta,
                            mixture_density)
+from .identification import expected_inverse_frequency, prob_population_unique
 from .laplace import (bias_correction, laplace_cdf, laplace_mgf, laplace_pdf, log_laplace_mean,
                       log_laplace_variance)
 from .profile import (SRS, Bernoulli, BinaryDomain, ExplicitDesign, FiniteDomain, WorstPair,
@@ -22,6 +23,7 @@ __all__ = ["Bernoulli", "BinaryDomain", "ExplicitDesign", "FiniteDomain", "SRS",
            "amplified_laplace_scale", "calibrate_scale", "epsilon_for_delta", "privacy_profile", "worst_pair",
            "disclosure_risk", "max_disclosure_risk", "pufferfish_epsilon", "pufferfish_scale",
            "simulate_disclosure_risk",
+           "expected_inverse_frequency", "prob_population_unique",
            "bias_correction", "census_rse", "delta_bruteforce", "density_ratio", "density_ratio_derivative",
            "ht_atoms", "ht_variance", "laplace_cdf", "laplace_mechanism_delta", "laplace_mgf", "laplace_pdf",
            "log_laplace_mean", "log_laplace_variance", "mixture_density", "simulate_rse", "srs_binary_delta0",

@@ -379,5 +379,26 @@ CASES += [
                                      "ln(1 + (e^eps - 1)/q) = eps + ln 3 to double precision (q = 1/3)")])),
 ]
 
+# -- identification risk of sample uniques (numeric.identification): mu = lam (1 - pi), limits by hand ----------
+_CENSUS_PI = "pi = 1 (census): mu = 0, F = f = 1"
+CASES += [
+    Case(nm.prob_population_unique, dict(lam=[0.0, 0.5, 3.0], pi=0.5), dict(lam="real", pi="real"),
+         special=dict(
+             lam=[Known(INF, 0.0, "e^{-inf} = 0"), Known(0.0, 1.0, "mu = 0: e^0 = 1"), -1.0, -5e-324,
+                  Known(1e300, 0.0, "e^{-5e299} underflows to 0"), huge()],
+             pi=[0.0, -0.5, 1.5, Known(1.0, [1.0] * 3, _CENSUS_PI), Clash([0.5, 0.5]), huge(),
+                 Known(5e-324, [1.0, math.exp(-0.5), math.exp(-3.0)], "1 - pi = 1 in floating point")]),
+         combos=[Combo(dict(lam=INF, pi=1.0), 1.0, _CENSUS_PI + " for every lam (the limit at fixed pi)")]),
+    Case(nm.expected_inverse_frequency, dict(lam=[0.0, 0.5, 3.0], pi=0.5), dict(lam="real", pi="real"),
+         special=dict(
+             lam=[Known(INF, 0.0, "(1 - e^{-mu})/mu -> 0"), Known(0.0, 1.0, "mu = 0: the limit 1"), -1.0, -5e-324,
+                  Known(1e300, 2e-300, "e^{-mu} = 0: E = 1/mu, mu = 5e299"),
+                  Known(2e-300, 1.0, "E = 1 - mu/2 + ... = 1 to double precision"), huge()],
+             pi=[0.0, -0.5, 1.5, Known(1.0, [1.0] * 3, _CENSUS_PI), Clash([0.5, 0.5]), huge(),
+                 Known(5e-324, [1.0, -math.expm1(-0.5) / 0.5, -math.expm1(-3.0) / 3.0],
+                       "1 - pi = 1 in floating point: (1 - e^{-lam})/lam")]),
+         combos=[Combo(dict(lam=INF, pi=1.0), 1.0, _CENSUS_PI + " for every lam (the limit at fixed pi)")]),
+]
+
 #: Every public function these cases cover (the test checks the list against ``numeric.__all__``).
 COVERED = {case.name for case in CASES}
