@@ -1,0 +1,5 @@
+"""``002_89b9dd341c0215c2.txt`` (``shlomo-skinner``): Shlomo and Skinner, Privacy Protection from
+Sampling and Perturbation in Survey Microdata.
+
+Modules: Section 2.1, identification risk under the Poisson model (:mod:`.identification`)."""
+from . import identification  # noqa: F401  (registers the claims)
