@@ -79,10 +79,10 @@ def _fail(param: str, message: str):
     raise ParameterError(param, f"{param} {message}")
 
 
-def _error_line(exc: ParameterError, flags: dict[str, str]) -> str:
+def _error_line(exc: ParameterError) -> str:
     """``dpderive: --flag: <message>``; the message loses its leading parameter name (the flag says it)."""
     msg = " ".join(str(exc).split())
-    flag = flags.get(exc.param)
+    flag = FLAGS.get(exc.param)
     if flag is None:
         return f"dpderive: {msg}"
     if msg.startswith(exc.param + " "):
@@ -674,7 +674,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()
         return rc
     except ParameterError as exc:
-        print(_error_line(exc, FLAGS), file=sys.stderr)
+        print(_error_line(exc), file=sys.stderr)
         return 2
     except ValueError as exc:
         if not getattr(args, "numeric", False):

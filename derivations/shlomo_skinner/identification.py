@@ -18,7 +18,7 @@ from __future__ import annotations
 import sympy as sp
 
 from ..engine.core import Claim, Proof, Source, all_of, claim, reading, zero
-from ..engine.proofs import conclude, conclude_evaluation
+from ..engine.proofs import conclude_evaluation
 
 DOC = "002_89b9dd341c0215c2.txt"
 S21 = Source(DOC, "Section 2.1, the Poisson model and its predictive distribution")

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from _strategies import srs_designs
 from numeric import _profile_binary as pb
 from numeric import (SRS, Bernoulli, BinaryDomain, amplified_laplace_scale, calibrate_scale, delta_bruteforce,
                      epsilon_for_delta, privacy_profile, worst_pair)
@@ -35,13 +36,8 @@ def exact_sup(N, n, m_t, M_t, eps, b):
     return best
 
 
-@st.composite
-def small_srs(draw):
-    N = draw(st.integers(1, 6))
-    n = draw(st.integers(1, N))
-    m_t = draw(st.integers(0, N - 1))
-    M_t = draw(st.integers(m_t + 1, N))
-    return N, n, m_t, M_t
+def small_srs():
+    return srs_designs(6)
 
 
 @settings(max_examples=25, deadline=None)

@@ -37,6 +37,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from _strategies import srs_designs
 from numeric import (SRS, Bernoulli, BinaryDomain, ExplicitDesign, FiniteDomain, amplified_laplace_scale,
                      calibrate_scale, delta_bruteforce, epsilon_for_delta, laplace_mechanism_delta,
                      privacy_profile, srs_binary_delta0, worst_pair)
@@ -598,10 +599,7 @@ def test_pruning_equals_full_search(k, noise):
 # =====================================================================================================
 @st.composite
 def srs_cases(draw):
-    N = draw(st.integers(1, 60))
-    n = draw(st.integers(1, N))
-    m_t = draw(st.integers(0, N - 1))
-    M_t = draw(st.integers(m_t + 1, N))
+    N, n, m_t, M_t = draw(srs_designs(60))
     b = draw(st.floats(0.05, 50.0))
     eps = draw(st.floats(0.0, 4.0))
     noise = draw(st.sampled_from(["laplace", "gaussian"]))
