@@ -682,13 +682,14 @@ erratum("htm.r7.result7_smaller",
                             "(p({1}) = p({1,2}) = 1/2, i = 1)",
                       source=RESULT7, kind="inequality", lhs=_Rc.subs(z, _printed_point), relation=">=",
                       rhs=_Rc.subs(z, _x1), conditions=(sp.Lt(_x1, _xp1),),
-                      counterexample={_x1: sp.Integer(0), _x2: sp.Integer(1), _xp1: sp.Integer(1), b: sp.Integer(1)},
+                      counterexample={_x1: sp.Integer(-1), _x2: sp.Integer(1), _xp1: sp.Integer(0), b: sp.Integer(1)},
                       note=_CONSEQUENCE % "t(x, {1}) = x_1"),
         corrected=RESULT7_SMALLER,
         explanation="For x'_i > x_i the bound runs the other way: the maximum e^{(x'_i-x_i)/(p_i b)} is attained "
                     "exactly for z <= min_s t(x,s) = min_s t_{-i}(x,s) + x_i/p_i, a minimum, not the printed "
                     "maximum of t_{-i}(x,s). Counterexample on the same design (p({1}) = p({1, 2}) = 1/2): "
-                    "x = (0, 1), x'_1 = 1, b = 1; at the printed point z = 2 the ratio is (1 + e^{-2})/(2e^{-1}) "
-                    "= 1.543, while it equals e for z <= 0.")
+                    "x = (-1, 1), x'_1 = 0, b = 1; at the printed point z = max(0, 2) = 2 the ratio is e^{-1}, "
+                    "while it equals e for z <= -1. The point is no maximiser under the reading 'min' either: "
+                    "at min t_{-i}(x,s) = 0 the ratio is 2e^{-1}/(1 + e^{-2}) = 0.648.")
 
 

@@ -652,6 +652,8 @@ def test_errata_of_result7():
         lhs = _ratio(q, ax, axp, cex["b"], mpf(max(0, 2 * cex["x_2"])))
         rhs = _ratio(q, ax, axp, cex["b"], mpf(ax[1] if larger else ax[0]))
         assert lhs < rhs * (1 - mp.mpf(10) ** -3)
+        if not larger:      # nor is the point a maximiser if the printed 'max' were read 'min'
+            assert _ratio(q, ax, axp, cex["b"], mpf(min(0, 2 * cex["x_2"]))) < rhs * (1 - mp.mpf(10) ** -3)
         sub = {k: val for k, val in e.printed.counterexample.items()}
         for side, ref in (("lhs", lhs), ("rhs", rhs)):
             val = mp.mpf(str(sp.N(getattr(e.printed, side).subs(sub), DPS + 10)))
