@@ -400,5 +400,11 @@ CASES += [
          combos=[Combo(dict(lam=INF, pi=1.0), 1.0, _CENSUS_PI + " for every lam (the limit at fixed pi)")]),
 ]
 
+from _cases_loglinear import CASES as _LOGLINEAR  # noqa: E402
+from _cases_misclassification import CASES as _MISCLASSIFICATION  # noqa: E402
+from _cases_sampling import CASES as _SAMPLING  # noqa: E402
+
+CASES += _LOGLINEAR + _MISCLASSIFICATION + _SAMPLING
+
 #: Every public function these cases cover (the test checks the list against ``numeric.__all__``).
 COVERED = {case.name for case in CASES}

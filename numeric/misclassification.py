@@ -1,0 +1,2 @@
+"""Misclassification (PRAM) and privacy (Shlomo and Skinner, Section 4)."""
+__all__: list[str] = []

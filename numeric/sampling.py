@@ -1,0 +1,2 @@
+"""Sampling and privacy (Shlomo and Skinner, Section 3)."""
+__all__: list[str] = []
