@@ -757,7 +757,8 @@ def _sampled_matrix(A, p):
     return np.vstack([np.full((1, A.shape[1]), 1.0 - p), p * A])
 
 
-@provenance("ss.misclassification_epsilon", "ss.record_profile", "ss.sampled_pram", "ss.bad_outcome")
+@provenance("ss.misclassification_epsilon", "ss.record_profile", "ss.structural_floor", "ss.sampled_pram",
+            "ss.sampled_pram_epsilon", "ss.not_bad_feasible_hall")
 def pram_certificate(M, n=None, sampling_prob=None, f=None):
     r"""The privacy guarantees of independent misclassification (PRAM) with matrix M, as a frozen
     :class:`PramCertificate` whose ``str`` is a short report.

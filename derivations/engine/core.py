@@ -539,6 +539,8 @@ def is_zero(expr: sp.Expr) -> bool:
     if expr.has(sp.Sum):
         steps.append(lambda e: sp.cancel(sp.together(sp.expand(linear_sums(e)))))
     steps.append(sp.simplify)
+    if expr.has(sp.Sum):   # sums evaluated in closed form (conditions of convergence simplified under the assumptions)
+        steps.append(lambda e: sp.simplify(e.doit()))
     for step in steps:
         expr = step(expr)
         if expr == 0:

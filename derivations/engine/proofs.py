@@ -394,13 +394,26 @@ def term_symbol(ix: sp.Indexed) -> sp.Symbol:
     return sp.Symbol(f"{ix.base.label}^{{(k)}}", **flags)   # "the k-th term's value"
 
 
+def _one_sum(expr: sp.Expr) -> sp.Expr:
+    """``Sum(a, L) - Sum(b, L)`` (any signed combination of sums over the same limits L) as the one sum
+    ``Sum(a - b, L)``, by linearity of finite sums; anything else unchanged."""
+    terms = sp.Add.make_args(expr)
+    parts = [t.as_coeff_Mul() for t in terms]
+    if len(terms) < 2 or not all(isinstance(s, sp.Sum) for _, s in parts):
+        return expr
+    limits = parts[0][1].limits
+    if any(s.limits != limits for _, s in parts):
+        return expr
+    return sp.Sum(sp.Add(*(c * s.function for c, s in parts)), *limits)
+
+
 def conclude_termwise(claim: Claim, prove_term) -> Proof:
-    """A claim ``Sum(f_k, (k, lo, hi)) <relation> 0``: the relation holds for the sum because it holds
+    """A claim ``Sum(f_k, (k, lo, hi)) <relation> 0`` (or a difference of sums over the same limits): the relation holds for the sum because it holds
     for every term.  The term is the claim with every quantity indexed by k replaced by a symbol
     with the same assumptions (and the conditions likewise, a condition on x_k holding for every
     k); ``prove_term(term_claim)`` must prove that term claim (its proof ends in a conclusion on
     it).  A strict relation needs at least one term (hi >= lo)."""
-    expr = sp.sympify(claim.lhs - claim.rhs)
+    expr = _one_sum(sp.sympify(claim.lhs - claim.rhs))
     if not isinstance(expr, sp.Sum) or len(expr.limits) != 1:
         return _conclusion(claim, False, "lhs - rhs is not a single finite sum")
     f, (k, lo, hi) = expr.function, expr.limits[0]

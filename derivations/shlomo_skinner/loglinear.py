@@ -1,0 +1,116 @@
+"""The log-linear model for the expected cell counts, and the global risk measures (Section 2.1).
+
+Source: ``002_89b9dd341c0215c2.txt``, Section 2.1.  The sample counts f_j are independent
+Poisson(mu_j) with mu_j = pi_j lambda_j.  The paper writes the model as log(mu_j) = z_j' beta, the
+score equations as
+
+    sum_j [f_j - pi_j exp(z_j' beta)] z_j = 0,
+
+and the fitted values as mu_hat_j = exp(z_j' beta_hat), lambda_hat_j = mu_hat_j / pi_j.  The score
+equations are those of log(lambda_j) = z_j' beta (log pi_j an offset), not of log(mu_j) = z_j' beta:
+the printed displays do not fit together, and the erratum below says which way each can be made
+consistent.  Each cell's contribution to the log-likelihood is f_j log(mu_j) - mu_j (+ a constant), so
+each score equation is a sum over cells of one derivative, checked here cell by cell.
+
+tau_1 and tau_2 sum the two Poisson-model risk measures (ss.p_population_unique,
+ss.expected_inverse_frequency) over the sample uniques; the claims below check the sums term by term.
+"""
+from __future__ import annotations
+
+import sympy as sp
+
+from ..engine.core import Claim, Proof, Source, claim, erratum
+from ..engine.proofs import conclude_evaluation, conclude_termwise
+from .identification import DOC, PI_RANGE, lam, m, pi, predictive_pmf
+
+S21_MODEL = Source(DOC, "Section 2.1, the log-linear model and its score equations")
+S21_TAU = Source(DOC, "Section 2.1, the global risk measures tau_1 and tau_2")
+
+f = sp.Symbol("f_j", integer=True, nonnegative=True)      # the sample count of cell j
+z = sp.Symbol("z_{jr}", real=True)                         # r-th component of the design vector of cell j
+beta = sp.Symbol("beta_r", real=True)                      # the coefficient differentiated
+rest = sp.Symbol("c_j", real=True)                         # the rest of z_j' beta (free of beta_r)
+pij = sp.Symbol("pi_j", positive=True)                     # inclusion probability in cell j
+eta = z * beta + rest                                      # z_j' beta
+
+
+def _cell_score(mu):
+    """d/d beta_r of cell j's Poisson log-likelihood term f_j log(mu_j) - mu_j, mu_j a function of beta."""
+    return sp.Derivative(f * sp.log(mu) - mu, beta)
+
+
+claim(id="ss.loglinear_score",
+      title="Score of the model log(lambda_j) = z_j' beta with offset log(pi_j) (mu_j = pi_j e^{z_j' beta}): "
+            "d/d beta_r [f_j log(mu_j) - mu_j] = [f_j - pi_j e^{z_j' beta}] z_jr, the printed score equation "
+            "term by term",
+      source=S21_MODEL, kind="identity", lhs=_cell_score(pij * sp.exp(eta)),
+      rhs=(f - pij * sp.exp(eta)) * z, conditions=(sp.Le(pij, 1),), proof=conclude_evaluation,
+      note="Summing over cells gives sum_j [f_j - pi_j exp(z_j' beta)] z_j = 0, the equations as printed; the "
+           "fitted values are then lambda_hat_j = exp(z_j' beta_hat) and mu_hat_j = pi_j lambda_hat_j.")
+
+erratum(
+    "ss.loglinear_score_model",
+    printed=Claim(id="ss.loglinear_score_model.printed",
+                  title="Section 2.1 as printed: under log(mu_j) = z_j' beta the score is "
+                        "sum_j [f_j - pi_j exp(z_j' beta)] z_j, term by term "
+                        "d/d beta_r [f_j log(mu_j) - mu_j] = [f_j - pi_j e^{z_j' beta}] z_jr",
+                  source=S21_MODEL, kind="identity", lhs=_cell_score(sp.exp(eta)),
+                  rhs=(f - pij * sp.exp(eta)) * z, conditions=(sp.Le(pij, 1),),
+                  counterexample={f: 1, z: 1, beta: 0, rest: 0, pij: sp.Rational(1, 2)}),
+    corrected=Claim(id="ss.loglinear_score_mu",
+                    title="Under log(mu_j) = z_j' beta the score is sum_j [f_j - exp(z_j' beta)] z_j: "
+                          "d/d beta_r [f_j log(mu_j) - mu_j] = [f_j - e^{z_j' beta}] z_jr",
+                    source=S21_MODEL, kind="identity", lhs=_cell_score(sp.exp(eta)),
+                    rhs=(f - sp.exp(eta)) * z, proof=conclude_evaluation),
+    explanation="The three displays of the paragraph do not fit together. With the model as printed, "
+                "log(mu_j) = z_j' beta, the log-likelihood sum_j [f_j z_j' beta - exp(z_j' beta)] has the score "
+                "sum_j [f_j - exp(z_j' beta)] z_j; the printed equations carry an extra pi_j. At f_j = 1, z_j = 1, "
+                "beta = 0 and pi_j = 1/2 one cell's derivative is 0, the printed term 1/2. The printed equations "
+                "are the score of log(lambda_j) = z_j' beta with offset log(pi_j) (ss.loglinear_score), the model "
+                "of Skinner and Shlomo (2008); with them the fitted values are lambda_hat_j = exp(z_j' beta_hat) "
+                "and mu_hat_j = pi_j lambda_hat_j, whereas the printed mu_hat_j = exp(z_j' beta_hat) and "
+                "lambda_hat_j = mu_hat_j / pi_j, combined with the printed equations, overstate every lambda_hat_j "
+                "by the factor 1/pi_j (and so understate tau_1 and tau_2). Either correction makes the paragraph "
+                "consistent: drop pi_j from the score equations (this claim), or read the model as log(lambda_j) = "
+                "z_j' beta. A typographical slip (the pi_j is legible in the extracted text, so it is not a "
+                "conversion artefact); the risk measures the paper goes on to use are unaffected once one "
+                "consistent pair is taken.")
+
+# -- tau_1 and tau_2: sums over cells of the per-cell risk measures ----------------------------------------
+_j, _k = sp.symbols("j k", integer=True, positive=True)
+_f, _lam, _pi = sp.IndexedBase("f"), sp.IndexedBase("lambda", positive=True), sp.IndexedBase("pi", positive=True)
+_UNIQUE = sp.KroneckerDelta(_f[_j], 1)                    # I(f_j = 1)
+
+
+def _in_cell(expr):
+    """A per-cell expression of the Poisson model (identification.py) for cell j."""
+    return expr.xreplace({lam: _lam[_j], pi: _pi[_j]})
+
+
+def _tau_proof(c: Claim) -> Proof:
+    # one cell's term: the predictive series summed exactly (identification.py), times I(f_j = 1)
+    return conclude_termwise(c, conclude_evaluation)
+
+
+_P_UNIQUE = sp.Sum(sp.KroneckerDelta(m, 0) * predictive_pmf(), (m, 0, sp.oo))   # P(F_j = 1 | f_j = 1)
+_E_INVERSE = sp.Sum(predictive_pmf() / (1 + m), (m, 0, sp.oo))                 # E(1/F_j | f_j = 1)
+_MU_J = _lam[_j] * (1 - _pi[_j])
+
+claim(id="ss.tau1",
+      title="tau_1 = sum_j I(f_j = 1) P(F_j = 1 | f_j = 1), with P(F_j = 1 | f_j = 1) the predictive "
+            "series summed, is sum_j I(f_j = 1) exp(-lambda_j (1 - pi_j)) (any number k of cells)",
+      source=S21_TAU, kind="identity",
+      lhs=sp.Sum(_UNIQUE * _in_cell(_P_UNIQUE), (_j, 1, _k)),
+      rhs=sp.Sum(_UNIQUE * sp.exp(-_MU_J), (_j, 1, _k)), proof=_tau_proof,
+      note="The expected number of sample uniques that are population uniques, given the sample counts, under "
+           "the Poisson model; plugged in at lambda_hat_j (ss.loglinear_score) it is the estimator tau_1 hat.")
+
+claim(id="ss.tau2",
+      title="tau_2 = sum_j I(f_j = 1) E(1/F_j | f_j = 1), with E(1/F_j | f_j = 1) the predictive series summed, "
+            "is sum_j I(f_j = 1) [1 - exp(-lambda_j (1 - pi_j))]/[lambda_j (1 - pi_j)] (pi_j < 1)",
+      source=S21_TAU, kind="identity",
+      lhs=sp.Sum(_UNIQUE * _in_cell(_E_INVERSE), (_j, 1, _k)),
+      rhs=sp.Sum(_UNIQUE * (1 - sp.exp(-_MU_J)) / _MU_J, (_j, 1, _k)),
+      conditions=(sp.Lt(_pi[_j], 1),), proof=_tau_proof,
+      note="The expected number of correct matches among the sample uniques; the sign of the exponent is the "
+           "reading ss.reading.inverse_frequency_sign.")

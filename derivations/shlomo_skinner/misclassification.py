@@ -1,0 +1,625 @@
+"""Perturbation and privacy (Section 4): misclassification matrices, the epsilon of a release, the law of
+the released table, bad outcomes, and the recoding, swapping and PRAM matrices.
+
+Source: ``002_89b9dd341c0215c2.txt``, Section 4 (the sample is the population, n = N, s = U).
+Equation (3): M[j1, j2] = Pr(x~_i = j1 | x_i = j2), so the COLUMNS of M sum to 1; equation (4): the
+records are misclassified independently.  Neighbouring databases differ in one record's category.
+The released table is f~, the counts of the released categories.
+
+Small exact cases are computed here with fractions (every labelled outcome of the n records); the
+claims evaluate the paper's statements on them, or on symbolic 2 x 2 matrices
+M = [[a, b], [1 - a, 1 - b]].
+"""
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import sympy as sp
+
+from ..engine.core import Claim, Source, claim, erratum, finding, reading
+from ..engine.proofs import conclude_evaluation, exhaust
+from .identification import DOC
+
+S4 = Source(DOC, "Section 4, misclassification and epsilon-differential privacy (equations (3), (4))")
+S4_COUNTS = Source(DOC, "Section 4, the released counts f~: Pr[f~ | x_s] as a sum over matrices a")
+S4_BAD = Source(DOC, "Section 4, bad outcomes and probabilistic differential privacy")
+S4_METHODS = Source(DOC, "Section 4, recoding, random data swapping and PRAM")
+
+a, b = sp.symbols("a b", nonnegative=True)                 # M = [[a, b], [1 - a, 1 - b]]
+M2 = ((a, b), (1 - a, 1 - b))
+UNIT = (sp.Le(a, 1), sp.Le(b, 1))
+
+
+# -- exact laws of the released table (fractions) ------------------------------------------------------------
+def table_law(M, f):
+    """{f~: Pr[f~ | f]} for the column-stochastic M (nested sequences of Fractions) and true counts f,
+    by enumerating every labelled outcome of the records (independent misclassification, (4))."""
+    k_out = len(M)
+    cats = [j for j, fj in enumerate(f) for _ in range(fj)]
+    law: dict = {}
+    for out in itertools.product(range(k_out), repeat=len(cats)):
+        pr = Fraction(1)
+        for jt, j in zip(out, cats):
+            pr *= M[jt][j]
+        if pr:
+            ft = tuple(out.count(jt) for jt in range(k_out))
+            law[ft] = law.get(ft, 0) + pr
+    return law
+
+
+def neighbours(f):
+    """Every count vector with one record moved from an occupied category to another."""
+    for j, fj in enumerate(f):
+        if fj:
+            for l in range(len(f)):
+                if l != j:
+                    g = list(f)
+                    g[j] -= 1
+                    g[l] += 1
+                    yield tuple(g)
+
+
+def compositions(n, k):
+    """Every count vector of n records over k categories."""
+    for cut in itertools.combinations(range(n + k - 1), k - 1):
+        parts, prev = [], -1
+        for c in cut + (n + k - 1,):
+            parts.append(c - prev - 1)
+            prev = c
+        yield tuple(parts)
+
+
+def _row_spread(row):
+    """ln max - ln min of one row of M: -oo for a row of zeros (never released), +oo for a row with a zero
+    and a positive entry."""
+    any_zero = sp.Or(*(sp.Eq(x, 0) for x in row))
+    all_zero = sp.And(*(sp.Eq(x, 0) for x in row))
+    return sp.Piecewise((-sp.oo, all_zero), (sp.oo, any_zero),
+                        (sp.log(sp.Max(*row)) - sp.log(sp.Min(*row)), True))
+
+
+def per_record_epsilon(M):
+    """max over released categories of ln max_j M[j~, j] - ln min_j M[j~, j] (the paper's formula)."""
+    return sp.Max(*(_row_spread(row) for row in M))
+
+
+# -- the per-record ratio (4) ----------------------------------------------------------------------------------
+_n_rec = sp.Symbol("n", integer=True, positive=True)
+_i = sp.Symbol("i", integer=True, positive=True)
+_r = sp.Symbol("r", integer=True, positive=True)
+_P = sp.IndexedBase(r"\Pr(\tilde{x}_i \mid x_i)", positive=True)
+_m1, _m2 = sp.symbols(r"M_{\tilde{x}_r\,x^{(1)}_r} M_{\tilde{x}_r\,x^{(2)}_r}", positive=True)
+_others = sp.Product(_P[_i], (_i, 1, _r - 1)) * sp.Product(_P[_i], (_i, _r + 1, _n_rec))
+
+claim(id="ss.record_ratio",
+      title="(4): for databases differing only in record r, Pr[x~_s | x^(1)_s] / Pr[x~_s | x^(2)_s] = "
+            "M[x~_r, x^(1)_r] / M[x~_r, x^(2)_r] (the other records' factors cancel)",
+      source=S4, kind="identity", lhs=(_others * _m1) / (_others * _m2), rhs=_m1 / _m2,
+      conditions=(sp.Le(_r, _n_rec),),
+      note="Positive factors; where M[x~_r, x^(2)_r] = 0 the ratio is infinite, which is the subject of the "
+           "claims below.")
+
+# -- the epsilon of the released table ----------------------------------------------------------------------
+E_TABLE = sp.Symbol(r"\varepsilon(\tilde{\mathbf f})", extended_real=True)
+_GRID = tuple(Fraction(i, 4) for i in range(5))
+
+
+def _table_epsilon(M, n):
+    """The maximum in (1) for the released table of n records: every ordered pair of neighbours, every outcome."""
+    k = len(M[0])
+    best = None
+    laws = {f: table_law(M, f) for f in compositions(n, k)}
+    for f1, law1 in laws.items():
+        for f2 in neighbours(f1):
+            for ft, p1 in law1.items():
+                p2 = laws[f2].get(ft, 0)
+                val = sp.oo if p2 == 0 else sp.log(sp.Rational(p1) / sp.Rational(p2))
+                best = val if best is None or val > best else best
+    return best
+
+
+def _epsilon_points():
+    for av, bv in itertools.product(_GRID, repeat=2):
+        M = ((av, bv), (1 - av, 1 - bv))
+        for n in (1, 2, 3):
+            yield {a: sp.Rational(av), b: sp.Rational(bv), _n_rec: n, E_TABLE: _table_epsilon(M, n)}
+
+
+claim(id="ss.misclassification_epsilon",
+      title="The epsilon of (1) for the released table f~ of n records is max over released categories j~ of "
+            "[ln max_j M[j~, j] - ln min_j M[j~, j]] (infinite if a row has a zero and a positive entry; rows of "
+            "zeros ignored): the paper's bound is attained",
+      source=S4, kind="identity", lhs=E_TABLE, rhs=per_record_epsilon(M2), conditions=UNIT,
+      enumeration=lambda c: exhaust(c, _epsilon_points(), scope=(
+          "2 x 2 matrices M = [[a, b], [1 - a, 1 - b]], a, b in {0, 1/4, 1/2, 3/4, 1}, n in {1, 2, 3}; the "
+          "maximum of (1) over every ordered pair of neighbouring f and every outcome, exact")),
+      note="The paper shows <= through the record-level ratio; the table, a function of the records, can only "
+           "have a smaller epsilon, and the outcome f~ = n e_j~ from f^(1) = (n-1) e_c + e_j1 and "
+           "f^(2) = (n-1) e_c + e_j2 attains the record-level ratio.")
+
+# -- "a finite epsilon exists iff all elements of M are positive" ---------------------------------------------
+# (1) holds with a finite epsilon iff no term of its maximum is +oo: no outcome j~ possible under one category
+# (M[j~, j1] > 0) and impossible under another (M[j~, j2] = 0); one record, so outcomes are categories
+_INFINITE_TERM = sp.Or(*(sp.And(sp.Gt(row[j1], 0), sp.Eq(row[j2], 0))
+                         for row in M2 for j1 in range(2) for j2 in range(2) if j1 != j2))
+_FINITE = sp.Piecewise((0, _INFINITE_TERM), (1, True))    # 1 if (1) holds for some finite epsilon
+_ZERO_PATTERNS = tuple(sp.Rational(v) for v in (0, Fraction(1, 3), Fraction(1, 2), 1))
+_SCOPE_PATTERNS = ("a, b in {0, 1/3, 1/2, 1}: every zero pattern of a 2 x 2 column-stochastic matrix (each of "
+                   "a, 1 - a, b, 1 - b zero or not), n = 1")
+
+erratum(
+    "ss.finite_epsilon",
+    printed=Claim(id="ss.finite_epsilon.printed",
+                  title="Section 4 as printed: a finite epsilon for which epsilon-DP holds exists iff all "
+                        "elements of M are positive (2 x 2, one record)",
+                  source=S4, kind="identity", lhs=_FINITE,
+                  rhs=sp.Piecewise((1, sp.And(a > 0, b > 0, a < 1, b < 1)), (0, True)), conditions=UNIT,
+                  counterexample={a: 1, b: 1}),
+    corrected=Claim(id="ss.finite_epsilon_rows",
+                    title="A finite epsilon exists iff no row of M has both a zero and a positive entry "
+                          "(2 x 2, one record)",
+                    source=S4, kind="identity", lhs=_FINITE,
+                    rhs=sp.Piecewise((0, sp.Or(sp.Xor(sp.Eq(a, 0), sp.Eq(b, 0)),
+                                                sp.Xor(sp.Eq(a, 1), sp.Eq(b, 1)))), (1, True)),
+                    conditions=UNIT,
+                    enumeration=lambda c: exhaust(c, ({a: av, b: bv} for av in _ZERO_PATTERNS
+                                                      for bv in _ZERO_PATTERNS), scope=_SCOPE_PATTERNS)),
+    explanation="A row of zeros is a category that is never released; it gives no outcome and so no ratio in (1). "
+                "M = [[1, 1], [0, 0]] (every record released as category 1, the recoding of Section 4 with a = k) "
+                "releases nothing about the records and is 0-DP, yet M has zeros. What makes epsilon infinite is a "
+                "row with both a zero and a positive entry: an outcome possible under one category and impossible "
+                "under another. The statement is right for matrices whose every row has a positive entry, which "
+                "the paper may have intended (the abstract repeats the 'if and only if'); the numeric layer "
+                "(misclassification_epsilon) implements the corrected statement for any k.")
+
+# -- the law of the released table: the sum over matrices a --------------------------------------------------
+_m = sp.Symbol("m", nonnegative=True)                      # M[1, 1], so M[2, 1] = 1 - m
+_f1, _f2, _t, _u = sp.symbols("f_1 f_2 t u", integer=True, nonnegative=True)
+P_TABLE = sp.Symbol(r"\Pr[\tilde{\mathbf f} \mid \mathbf f]", nonnegative=True)
+_PMF_MATRICES = ((Fraction(1, 2), Fraction(1, 3)), (Fraction(1), Fraction(1, 4)), (Fraction(0), Fraction(2, 3)),
+                 (Fraction(3, 5), Fraction(3, 5)), (Fraction(1, 4), Fraction(1)))
+
+
+def _count_pmf_points():
+    """k = 2, f_1, f_2 <= 3, every f~_1 = t: Pr by enumerating every labelled outcome of the records."""
+    for av, bv in _PMF_MATRICES:
+        M = ((av, bv), (1 - av, 1 - bv))
+        for f1, f2 in itertools.product(range(4), repeat=2):
+            law = table_law(M, (f1, f2))
+            for t in range(f1 + f2 + 1):
+                yield {a: sp.Rational(av), b: sp.Rational(bv), _f1: f1, _f2: f2, _t: t,
+                       P_TABLE: sp.Rational(law.get((t, f1 + f2 - t), Fraction(0)))}
+
+
+# k = 2: a matrix a with column sums f and row sums f~ is fixed by u = a[1, 1] (records of category 1 kept)
+_MULTINOMIAL_SUM = sp.Sum(sp.binomial(_f1, _u) * a**_u * (1 - a)**(_f1 - _u)
+                          * sp.binomial(_f2, _t - _u) * b**(_t - _u) * (1 - b)**(_f2 - _t + _u),
+                          (_u, sp.Max(0, _t - _f2), sp.Min(_t, _f1)))
+
+erratum(
+    "ss.released_count_pmf",
+    printed=Claim(id="ss.released_count_pmf.printed",
+                  title="Pr[f~ | x_s] = sum over a in A of prod_j~ prod_j M[j~, j]^a[j~, j], as printed, at "
+                        "f = (2, 0), f~ = (1, 1): two labelled outcomes (1, 2) and (2, 1), one matrix a",
+                  source=S4_COUNTS, kind="identity", lhs=_m * (1 - _m) + (1 - _m) * _m, rhs=_m * (1 - _m),
+                  conditions=(sp.Le(_m, 1),), counterexample={_m: sp.Rational(1, 2)},
+                  note="lhs: the two labelled outcomes, each of probability M[1,1] M[2,1] by (4); rhs: the printed "
+                       "sum, whose only matrix is a = [[1, 0], [1, 0]]."),
+    corrected=Claim(id="ss.released_count_pmf",
+                    title="Pr[f~ | f] = sum over a in A of prod_j [f_j! / prod_j~ a[j~, j]!] prod M[j~, j]^a[j~, j]; "
+                          "for k = 2, with u = a[1, 1] and t = f~_1, the sum of C(f_1, u) a^u (1 - a)^(f_1 - u) "
+                          "C(f_2, t - u) b^(t - u) (1 - b)^(f_2 - t + u)",
+                    source=S4_COUNTS, kind="identity", lhs=P_TABLE, rhs=_MULTINOMIAL_SUM,
+                    conditions=UNIT + (sp.Le(_t, _f1 + _f2),),
+                    enumeration=lambda c: exhaust(c, _count_pmf_points(), scope=(
+                        "k = 2, f_1, f_2 <= 3, every t <= f_1 + f_2, five matrices (a, b) in {(1/2, 1/3), (1, 1/4), "
+                        "(0, 2/3), (3/5, 3/5), (1/4, 1)}; Pr by enumerating every labelled outcome, exact"))),
+    explanation="The records of category j released in category j~ can be any a[j~, j] of the f_j records: each "
+                "matrix a stands for prod_j f_j! / prod_j~ a[j~, j]! labelled outcomes, all with the printed "
+                "probability. At f = (2, 0), f~ = (1, 1) and M[1, 1] = 1/2 the probability is 1/2 (the outcomes "
+                "(1, 2) and (2, 1)); the printed sum gives 1/4, and summed over f~ it gives 3/4, not 1. Only the "
+                "support of the law (which f~ have positive probability) is used in the rest of Section 4, so the "
+                "conclusions drawn from it stand. The multinomial factors are not in the extracted text, and a "
+                "fraction of factorials does not vanish in the conversion without a trace.")
+
+finding("ss.finding.a_margins", S4_COUNTS,
+        "The paper defines a[j~, j] = sum_i I(x~_i = j~, x_i = j) and says 'the vectors of row and column totals of a "
+        "are f and f~, respectively'; with the first index j~ the row totals are f~ and the column totals f "
+        "(as used in ss.released_count_pmf). A notational slip with no consequence.",
+        claims=("ss.released_count_pmf",))
+
+# -- sensitivity -----------------------------------------------------------------------------------------------
+_fj, _fl = sp.symbols("f_j f_l", integer=True, nonnegative=True)
+
+claim(id="ss.sensitivity",
+      title="|f^(1) - f^(2)| = 2 for neighbours: moving one record from category j to category l changes f_j by -1 "
+            "and f_l by +1 and no other count, so sum_c |f^(1)_c - f^(2)_c| = |f_j - (f_j - 1)| + |f_l - (f_l + 1)| = 2",
+      source=S4_COUNTS, kind="identity", lhs=sp.Abs(_fj - (_fj - 1)) + sp.Abs(_fl - (_fl + 1)), rhs=2,
+      conditions=(sp.Ge(_fj, 1),), proof=conclude_evaluation)
+
+# -- bad outcomes -----------------------------------------------------------------------------------------------
+_mm = {(r, c): sp.Symbol(f"M_{{{r}{c}}}", nonnegative=True) for r in (1, 2, 3) for c in (2, 3)}
+_COLUMNS = (sp.Eq(_mm[1, 2] + _mm[2, 2] + _mm[3, 2], 1), sp.Eq(_mm[1, 3] + _mm[2, 3] + _mm[3, 3], 1))
+
+erratum(
+    "ss.not_bad_feasible",
+    printed=Claim(id="ss.not_bad_feasible.printed",
+                  title="Section 4 as printed: if the outcome f~ is not bad and |f^(1) - f^(2)| = 2 then "
+                        "Pr[f~ | f^(2)] != 0; at f^(1) = (0, 2, 0), f~ = (1, 1, 0), f^(2) = (0, 1, 1)",
+                  source=S4_BAD, kind="inequality",
+                  lhs=_mm[1, 2] * _mm[2, 3] + _mm[2, 2] * _mm[1, 3], rhs=0, relation=">",
+                  conditions=_COLUMNS + (sp.Gt(_mm[1, 2], 0), sp.Gt(_mm[2, 2], 0), sp.Gt(_mm[3, 2], 0)),
+                  counterexample={_mm[1, 2]: sp.Rational(1, 3), _mm[2, 2]: sp.Rational(1, 3),
+                                  _mm[3, 2]: sp.Rational(1, 3), _mm[1, 3]: 0, _mm[2, 3]: 0, _mm[3, 3]: 1},
+                  note="lhs: Pr[f~ = (1, 1, 0) | f^(2) = (0, 1, 1)], the record of category 2 released in 1 and the "
+                       "record of category 3 in 2, or the other way round. Conditions: columns 2 and 3 of M sum to 1; "
+                       "M[1,2] M[2,2] > 0, so f~ is possible under f^(1) (probability 2 M[1,2] M[2,2]); M[3,2] > 0, "
+                       "which is exactly 'f~ is not bad' for f^(1) = (0, 2, 0): f~_1 = f~_2 = 1 differ from "
+                       "2 - 2 I(M[j~,2] = 0) in {0, 2} for every M, and f~_3 = 0 equals 2 - 2 I(M[3,2] = 0) only if "
+                       "M[3,2] = 0."),
+    corrected=Claim(id="ss.not_bad_feasible_hall",
+                    title="f~ (possible under f^(1)) has probability 0 under the neighbour f^(2) that moves a record "
+                          "from category j to l iff some set T of categories with l in T, j not in T, has "
+                          "f~(N(T)) = f^(1)(T), N(T) the released categories reachable from T (a tight Hall set)",
+                    source=S4_BAD, kind="identity",
+                    lhs=sp.Piecewise((1, sp.Gt(sp.Symbol(r"\Pr[\tilde{\mathbf f} \mid \mathbf f^{(2)}]",
+                                                         nonnegative=True), 0)), (0, True)),
+                    rhs=1 - sp.Symbol("H", integer=True, nonnegative=True),
+                    enumeration=lambda c: exhaust(c, _hall_points(), scope=_SCOPE_HALL)),
+    explanation="'Not bad' tests each released category on its own; whether f~ is possible under f^(2) is a "
+                "transportation (Hall) condition on sets of categories. With M = [[1/3, 1/3, 0], [1/3, 1/3, 0], "
+                "[1/3, 1/3, 1]] (columns: true categories), f^(1) = (0, 2, 0) and f~ = (1, 1, 0): f~ is not bad and "
+                "has probability 2/9, but under the neighbour f^(2) = (0, 1, 1) the record of category 3 is always "
+                "released as 3, so f~ has probability 0 and the ratio in (1) is infinite. By the supply-demand "
+                "theorem (Gale, 1957) f~ is possible under f^(2) iff f^(2)(T) <= f~(N(T)) for every set T of "
+                "categories; as f~ is possible under f^(1), this can fail only for T containing l and not j with "
+                "f~(N(T)) = f^(1)(T). The corrected notion of a good outcome is 'possible under every neighbour'; "
+                "the numeric layer computes the probability of the complement (pram_certificate).")
+
+
+def _support(M, f):
+    return {ft for ft, pr in table_law(M, f).items() if pr}
+
+
+def _reach(M, T):
+    return {jt for jt in range(len(M)) for j in T if M[jt][j]}
+
+
+def _tight(M, f1, ft, j, l):
+    """1 if some T with l in T, j not in T has f~(N(T)) = f^(1)(T)."""
+    k = len(f1)
+    others = [c for c in range(k) if c not in (j, l)]
+    for r in range(len(others) + 1):
+        for extra in itertools.combinations(others, r):
+            T = (l,) + extra
+            if sum(ft[jt] for jt in _reach(M, T)) == sum(f1[c] for c in T):
+                return 1
+    return 0
+
+
+def _patterns(k):
+    """Every zero pattern of a k x k column-stochastic matrix, positive entries equal within a column."""
+    cols = [s for r in range(1, k + 1) for s in itertools.combinations(range(k), r)]
+    for choice in itertools.product(cols, repeat=k):
+        yield tuple(tuple(Fraction(1, len(choice[j])) if jt in choice[j] else Fraction(0) for j in range(k))
+                    for jt in range(k))
+
+
+def _hall_points():
+    seen = set()
+    for M in _patterns(3):
+        for n in (1, 2):
+            for f1 in compositions(n, 3):
+                law1 = _support(M, f1)
+                for j, fj in enumerate(f1):
+                    if not fj:
+                        continue
+                    for l in range(3):
+                        if l == j:
+                            continue
+                        f2 = list(f1)
+                        f2[j] -= 1
+                        f2[l] += 1
+                        law2 = table_law(M, tuple(f2))
+                        for ft in law1:
+                            key = (law2.get(ft, Fraction(0)), _tight(M, f1, ft, j, l))
+                            if key not in seen:
+                                seen.add(key)
+                                yield {sp.Symbol(r"\Pr[\tilde{\mathbf f} \mid \mathbf f^{(2)}]", nonnegative=True):
+                                       sp.Rational(key[0]), sp.Symbol("H", integer=True, nonnegative=True): key[1]}
+
+
+_SCOPE_HALL = ("k = 3: every zero pattern of M (343), n in {1, 2}, every f^(1), every f~ possible under it and every "
+               "neighbour f^(2); Pr by enumerating labelled outcomes, exact; each distinct (Pr, H) evaluated")
+
+reading("ss.reading.pdp_infinity", S4_BAD,
+        printed="(e, d)- probabilistic differential privacy will hold for some (e, d) with e < 1, d < 1",
+        reading="for some (epsilon, delta) with epsilon < infinity, delta < 1",
+        why="The argument just given is that the good outcomes are finitely many, each with a finite ratio, which "
+            "yields a finite epsilon, not one below 1. The extracted text renders symbol-font glyphs as digits "
+            "or letters elsewhere ('6=' for the not-equal sign), and the infinity glyph sits where '1' does in "
+            "that font. Read literally the bound fails: one record, M = [[1, 1/100], [0, 99/100]], the good "
+            "outcome 'category 1' has ratio 100, so epsilon >= ln 100.",
+        alternatives="epsilon < 1 literally (false, as above). Under either reading delta < 1 needs a condition: "
+                     "see ss.finding.pdp_delta.",
+        claims=())
+
+finding("ss.finding.pdp_delta", S4_BAD,
+        "delta < 1 is not automatic: with M the identity (no perturbation) or a recoding matrix every possible "
+        "outcome has a neighbour under which it is impossible, so Pr(bad | f) = 1 for every f and no delta < 1 "
+        "works. (epsilon, delta)-PDP holds with delta = max over f of the probability of the outcomes impossible "
+        "under some neighbour (computed by pram_certificate), which is below 1 iff no database makes such an outcome "
+        "certain. The next sentence of the paper ('bad samples will be unlikely' for many M) states the condition "
+        "informally.")
+
+finding("ss.finding.bad_definition", S4_BAD,
+        "The definition of a bad outcome needs A_j~ non-empty (with A_j~ empty, f~ = n e_j~ would be 'bad' even when "
+        "every M > 0), and a bad outcome with f~_j~ = 0 need not violate (1): M = [[1, 1/2], [0, 1/2]], "
+        "f^(1) = (2, 0), f~ = (2, 0) is bad by the definition but has probability 1 against 1/2 at its only "
+        "neighbour. The construction before it ('n - f_j in cell j~, f_j in cell j') also needs M[j~, j'] > 0 for the "
+        "other occupied categories j'; f^(1) = n e_j', f^(2) = (n - 1) e_j' + e_j, f~ = n e_j~ repairs it.",
+        claims=("ss.not_bad_feasible_hall",))
+
+# -- recoding, swapping, PRAM -----------------------------------------------------------------------------------
+_kr, _ar = sp.symbols("k a", integer=True, positive=True)
+E_RECODE = sp.Symbol(r"\varepsilon_{recode}", extended_real=True)
+
+
+def recoding_matrix(k, merged):
+    """M[j1, j2] = 1 if j2 <= merged and j1 = 1, or j2 > merged and j1 = j2 - merged + 1 (1-based), else 0."""
+    return tuple(tuple(Fraction(int((j2 <= merged and j1 == 1) or (j2 > merged and j1 == j2 - merged + 1)))
+                       for j2 in range(1, k + 1)) for j1 in range(1, k + 1))
+
+
+def _record_epsilon(M):
+    """The maximum in (1) for one record: +oo if some row has a positive and a zero entry, else the largest ln ratio."""
+    best = -sp.oo
+    for row in M:
+        for u, v in itertools.permutations(row, 2):
+            if u:
+                best = max(best, sp.oo if not v else sp.log(sp.Rational(u) / sp.Rational(v)))
+    return best
+
+
+def _recoding_points():
+    for k in range(2, 8):
+        for merged in range(1, k):
+            M = recoding_matrix(k, merged)
+            if any(sum(M[j1][j2] for j1 in range(k)) != 1 for j2 in range(k)):
+                raise AssertionError(f"the recoding matrix k={k}, a={merged} is not column-stochastic")
+            yield {_kr: k, _ar: merged, E_RECODE: _record_epsilon(M)}
+
+
+claim(id="ss.recoding_not_dp",
+      title="Recoding (categories 1..a merged into 1, the others shifted) is a column-stochastic M whose epsilon is "
+            "infinite for every a < k: epsilon-DP is not guaranteed",
+      source=S4_METHODS, kind="identity", lhs=E_RECODE, rhs=sp.oo, conditions=(sp.Lt(_ar, _kr),),
+      enumeration=lambda c: exhaust(c, _recoding_points(), scope="k <= 7, every a < k; one record, exact"),
+      note="Row 1 has ones in columns 1..a and zeros elsewhere. For a = k (everything merged) the release is "
+           "constant and 0-DP, the case ss.finite_epsilon turns on.")
+
+_s = sp.symbols("f_1:4", integer=True, positive=True)
+_nsw = sum(_s)
+_pairs = sp.binomial(_nsw, 2)
+
+erratum(
+    "ss.swap_matrix",
+    printed=Claim(id="ss.swap_matrix.printed",
+                  title="Random data swapping as printed: M[j1, j2] = M[j2, j1] = f_j1 f_j2 / C(n, 2), "
+                        "M[j, j] = C(f_j, 2) / C(n, 2) is a misclassification matrix in the sense of (3): "
+                        "column 1 sums to 1 (three categories, no zero counts)",
+                  source=S4_METHODS, kind="identity",
+                  lhs=(sp.binomial(_s[0], 2) + _s[1] * _s[0] + _s[2] * _s[0]) / _pairs, rhs=1,
+                  counterexample={_s[0]: 2, _s[1]: 1, _s[2]: 1}),
+    corrected=Claim(id="ss.swap_matrix_column",
+                    title="The one-swap matrix M[j1, j2] = f_j1 / C(n, 2) (j1 != j2), M[j2, j2] = 1 - (n - f_j2) / C(n, 2) "
+                          "has columns summing to 1 (column 1 of three categories shown)",
+                    note="For one swap of a uniformly chosen pair of records, M[j1, j2] is the probability that a given "
+                         "record of category j2 is released as j1: it must be paired with one of the f_j1 records of "
+                         "j1 (checked by enumeration in the tests).",
+                    source=S4_METHODS, kind="identity",
+                    lhs=_s[1] / _pairs + _s[2] / _pairs + 1 - (_nsw - _s[0]) / _pairs, rhs=1),
+    explanation="The printed entries are the probabilities that the chosen pair has categories {j1, j2}: they sum "
+                "to 1 over unordered pairs of categories, not down each column. At f = (2, 1, 1) column 1 sums to "
+                "(1 + 2 + 2)/6 = 5/6, and M[j, j] = C(f_j, 2)/C(n, 2) is 0 for a category with one record although "
+                "no count is zero. A record of category j2 changes to j1 exactly when it is paired with one of the "
+                "f_j1 records of j1 (probability f_j1 / C(n, 2)). The matrix also depends on the data f.")
+
+finding("ss.finding.swap_dp", S4_METHODS,
+        "'This strategy will guarantee epsilon-differential privacy' holds for independent misclassification with a "
+        "positive M, not for swapping as a mechanism: a swap exchanges two records' values, so the released counts "
+        "equal the true ones (Pr[f~ | f] = 1 if f~ = f, else 0) and neighbouring databases give disjoint laws; "
+        "records are also not misclassified independently, so (4) does not apply. The paper's conclusion needs "
+        "swapping modelled as an independent misclassification with the (corrected) matrix of ss.swap_matrix_column.",
+        claims=("ss.swap_matrix_column",))
+
+_v = sp.Symbol("v_1", nonnegative=True)
+_nv = sp.Symbol("n", integer=True, positive=True)
+
+erratum(
+    "ss.pram_invariance",
+    printed=Claim(id="ss.pram_invariance.printed",
+                  title="PRAM invariance as printed: if v M = v (v the vector of sample proportions) then the "
+                        "expected released proportions E[f~/n] = M v' equal v (first component, 2 x 2)",
+                  source=S4_METHODS, kind="identity", lhs=a * _v + b * (1 - _v), rhs=_v,
+                  conditions=UNIT + (sp.Le(_v, 1), sp.Eq(_v * a + (1 - _v) * (1 - a), _v)),
+                  counterexample={a: 1, b: sp.Rational(1, 2), _v: sp.Rational(1, 2)},
+                  note="lhs: E[f~_1]/n = sum_j M[1, j] f_j / n by (3) and (4); the last condition is the first "
+                       "component of v M = v (the second is implied)."),
+    corrected=Claim(id="ss.pram_invariance_columns",
+                    title="With M as in (3), E[f~_1] = n (M v')_1: summing Pr(x~_i = 1 | x_i) over the n v_1 records "
+                          "of category 1 and the n v_2 of category 2 gives n (M[1,1] v_1 + M[1,2] v_2), so invariance "
+                          "(E[f~/n] = v) is M v' = v' (2 x 2)",
+                    source=S4_METHODS, kind="identity", lhs=_nv * _v * a + _nv * (1 - _v) * b,
+                    rhs=_nv * (sp.Matrix([[a, b], [1 - a, 1 - b]]) * sp.Matrix([_v, 1 - _v]))[0],
+                    conditions=UNIT + (sp.Le(_v, 1),)),
+    explanation="vM = v is the invariance condition for a PRAM matrix written by rows, P[k, l] = Pr(l | k) "
+                "(Gouweleeuw et al., 1998). Equation (3) writes M by columns, M[j1, j2] = Pr(x~ = j1 | x = j2), so "
+                "E[f~] = M f and invariance is M v' = v'. With M = [[1, 1/2], [0, 1/2]] and v = (1/2, 1/2), v M = v "
+                "but E[f~/n] = (3/4, 1/4). A transposition between two conventions; matrices built to satisfy vM = v "
+                "must be transposed before use in (3).")
+
+# -- (epsilon, delta) of the released table: the record profile, the structural-zero floor, and sampling ----------
+R_EPS = sp.Symbol("r", positive=True)                     # r = e^epsilon >= 1
+D_TABLE = sp.Symbol(r"\delta_{\tilde{\mathbf f}}(\varepsilon)", nonnegative=True)
+FLOOR_TABLE = sp.Symbol(r"\delta_{\tilde{\mathbf f}}(\infty)", nonnegative=True)
+_PROFILE_GRID = tuple(Fraction(i, 3) for i in range(4))
+_R_VALUES = (Fraction(1), Fraction(3, 2), Fraction(3))
+
+
+def record_profile(M, r):
+    """delta_M(eps) = max over j1 != j2 of sum_j~ max(0, M[j~, j1] - r M[j~, j2]), r = e^eps."""
+    k = len(M[0])
+    return sp.Max(*(sum((sp.Max(0, row[j1] - r * row[j2]) for row in M), sp.S.Zero)
+                    for j1 in range(k) for j2 in range(k) if j1 != j2))
+
+
+def record_floor(M):
+    """delta_M(oo) = max over j1 != j2 of the mass of M[., j1] on the rows where M[., j2] = 0."""
+    k = len(M[0])
+    return max(sum((row[j1] for row in M if row[j2] == 0), Fraction(0))
+               for j1 in range(k) for j2 in range(k) if j1 != j2)
+
+
+def _hockey(law1, law2, r):
+    return sum((max(Fraction(0), p1 - r * law2.get(o, 0)) for o, p1 in law1.items()), Fraction(0))
+
+
+def _table_profile(laws, r):
+    """max over ordered neighbouring pairs of the hockey-stick divergence of the released laws at e^eps = r
+    (r = None: the mass impossible under the neighbour)."""
+    best = Fraction(0)
+    for f1, law1 in laws.items():
+        for f2 in neighbours(f1):
+            law2 = laws[f2]
+            val = (sum((p1 for o, p1 in law1.items() if not law2.get(o)), Fraction(0)) if r is None
+                   else _hockey(law1, law2, r))
+            best = max(best, val)
+    return best
+
+
+def _matrices():
+    for av, bv in itertools.product(_PROFILE_GRID, repeat=2):
+        yield ((av, bv), (1 - av, 1 - bv))
+
+
+def _profile_points():
+    for M in _matrices():
+        for n in (1, 2, 3):
+            laws = {f: table_law(M, f) for f in compositions(n, 2)}
+            for r in _R_VALUES:
+                yield {a: sp.Rational(M[0][0]), b: sp.Rational(M[0][1]), _n_rec: n, R_EPS: sp.Rational(r),
+                       D_TABLE: sp.Rational(_table_profile(laws, r))}
+
+
+def _floor_points():
+    for M in _matrices():
+        for n in (1, 2, 3):
+            laws = {f: table_law(M, f) for f in compositions(n, 2)}
+            yield {a: sp.Rational(M[0][0]), b: sp.Rational(M[0][1]), _n_rec: n,
+                   FLOOR_TABLE: sp.Rational(_table_profile(laws, None))}
+
+
+_SCOPE_2x2 = "2 x 2 matrices with a, b in {0, 1/3, 2/3, 1}, n in {1, 2, 3}"
+
+claim(id="ss.record_profile",
+      title="The (epsilon, delta) profile of the released table of n records is at most the record profile "
+            "delta_M(epsilon) = max over j1 != j2 of sum_j~ max(0, M[j~, j1] - e^epsilon M[j~, j2])",
+      source=S4, kind="inequality", lhs=D_TABLE, rhs=record_profile(M2, R_EPS), relation="<=",
+      conditions=UNIT + (sp.Ge(R_EPS, 1),),
+      enumeration=lambda c: exhaust(c, _profile_points(), scope=_SCOPE_2x2 + ", e^epsilon in {1, 3/2, 3}; the "
+                                    "hockey-stick divergence over every ordered pair of neighbouring f, exact"),
+      note="The released records differ in one factor of a product law, so their profile is exactly the record's; "
+           "the table is a function of the records. Equality holds at n = 1.")
+
+claim(id="ss.structural_floor",
+      title="The structural-zero floor of delta for the released table (the mass of outcomes impossible under a "
+            "neighbour) is max over j1 != j2 of sum over {j~ : M[j~, j2] = 0} of M[j~, j1], whatever n >= 1",
+      source=S4, kind="identity", lhs=FLOOR_TABLE,
+      rhs=sp.Max(*(sum((row[j1] * sp.Piecewise((1, sp.Eq(row[j2], 0)), (0, True)) for row in M2), sp.S.Zero)
+                   for j1 in range(2) for j2 in range(2) if j1 != j2)),
+      conditions=UNIT,
+      enumeration=lambda c: exhaust(c, _floor_points(), scope=_SCOPE_2x2 + "; every ordered pair of neighbouring f, "
+                                    "exact"),
+      note="<= because the table is a function of the records; attained by f^(1) = (n-1) e_j2 + e_j1 against "
+           "f^(2) = n e_j2, whose outcomes all lie in the support of M[., j2].")
+
+# Bernoulli sampling before misclassification: each unit releases nothing (1 - p) or j~ (p M[j~, x])
+_ps = sp.Symbol("p", positive=True)
+_NS = sp.Symbol("N", integer=True, positive=True)
+E_SAMPLED = sp.Symbol(r"\varepsilon_{p}(\tilde{\mathbf f})", extended_real=True)
+D_SAMPLED = sp.Symbol(r"\delta_{p}(\varepsilon)", nonnegative=True)
+_P_SAMPLING = (Fraction(1, 3), Fraction(1, 2))
+
+
+def sampled_law(M, F, p):
+    """{f~: Pr} for a population with category counts F, Bernoulli(p) sampling, then M (every unit's outcome)."""
+    k_out = len(M)
+    cats = [j for j, Fj in enumerate(F) for _ in range(Fj)]
+    law: dict = {}
+    for out in itertools.product(range(k_out + 1), repeat=len(cats)):   # k_out = not sampled
+        pr = Fraction(1)
+        for o, j in zip(out, cats):
+            pr *= (1 - p) if o == k_out else p * M[o][j]
+        if pr:
+            ft = tuple(out.count(jt) for jt in range(k_out))
+            law[ft] = law.get(ft, 0) + pr
+    return law
+
+
+def _sampled_cases():
+    for M in _matrices():
+        for N in (1, 2, 3):
+            for p in _P_SAMPLING:
+                yield M, N, p, {F: sampled_law(M, F, p) for F in compositions(N, 2)}
+
+
+def _sampled_profile_points():
+    for M, N, p, laws in _sampled_cases():
+        for r in _R_VALUES:
+            yield {a: sp.Rational(M[0][0]), b: sp.Rational(M[0][1]), _NS: N, _ps: sp.Rational(p),
+                   R_EPS: sp.Rational(r), D_SAMPLED: sp.Rational(_table_profile(laws, r))}
+
+
+def _sampled_epsilon_points():
+    for M, N, p, laws in _sampled_cases():
+        yield {a: sp.Rational(M[0][0]), b: sp.Rational(M[0][1]), _NS: N, _ps: sp.Rational(p),
+               E_SAMPLED: _law_epsilon(laws)}
+
+
+def _law_epsilon(laws):
+    best = -sp.oo
+    for f1, law1 in laws.items():
+        for f2 in neighbours(f1):
+            for o, p1 in law1.items():
+                p2 = laws[f2].get(o, 0)
+                best = max(best, sp.oo if not p2 else sp.log(sp.Rational(p1) / sp.Rational(p2)))
+    return best
+
+
+_SCOPE_SAMPLED = ("2 x 2 matrices with a, b in {0, 1/3, 2/3, 1}, populations of N in {1, 2, 3} units, p in "
+                  "{1/3, 1/2}; the released table's law over every unit's outcome (not sampled, or released in j~), "
+                  "every ordered pair of neighbouring populations, exact")
+
+claim(id="ss.sampled_pram",
+      title="Bernoulli sampling with probability p before misclassification: the (epsilon, delta) profile of the "
+            "released table is at most p delta_M(epsilon), for every epsilon >= 0 (no response knowledge: the "
+            "release does not say who was sampled)",
+      source=Source(DOC, "Section 5 (the combined effect of sampling and perturbation, left to further work)"),
+      kind="inequality", lhs=D_SAMPLED, rhs=_ps * record_profile(M2, R_EPS), relation="<=",
+      conditions=UNIT + (sp.Ge(R_EPS, 1), sp.Le(_ps, 1)),
+      enumeration=lambda c: exhaust(c, _sampled_profile_points(), scope=_SCOPE_SAMPLED + ", e^epsilon in "
+                                    "{1, 3/2, 3}"),
+      note="Per unit the release is 'nothing' with probability 1 - p, whatever its category, so the unit's "
+           "profile is p delta_M(epsilon) + max(0, (1 - p)(1 - e^epsilon)) = p delta_M(epsilon); the table is a "
+           "function of the units' releases. The structural-zero floor becomes p times that of M.")
+
+claim(id="ss.sampled_pram_epsilon",
+      title="Bernoulli sampling does not lower the pure epsilon of misclassification: the released table of a "
+            "sampled population has the epsilon of M (attained when every unit is sampled)",
+      source=Source(DOC, "Section 5 (the combined effect of sampling and perturbation, left to further work)"),
+      kind="identity", lhs=E_SAMPLED, rhs=per_record_epsilon(M2), conditions=UNIT + (sp.Le(_ps, 1),),
+      enumeration=lambda c: exhaust(c, _sampled_epsilon_points(), scope=_SCOPE_SAMPLED),
+      note="At f~ = N e_j~ (all N units sampled and released as j~) the laws of populations differing in one unit "
+           "have ratio M[j~, j1] / M[j~, j2]; what sampling buys is in delta (ss.sampled_pram).")

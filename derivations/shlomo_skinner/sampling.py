@@ -1,0 +1,264 @@
+"""Sampling and privacy (Section 3): the law of the sample counts, why sampling is not epsilon-DP, the
+Chaudhuri-Mishra threshold of the numerical example, and the proportion of sample uniques that are
+population uniques.
+
+Source: ``002_89b9dd341c0215c2.txt``, Section 3.  The release is the vector f of sample counts of the
+k cells (no perturbation: f~ = f).  Under simple random sampling of n of the N units, equation (2)(i),
+
+    Pr(f | x_U) = prod_j C(F_j, f_j) / C(N, n),      0 <= f_j <= F_j, sum_j f_j = n,
+
+and under Bernoulli sampling with probability p, equation (2)(ii),
+
+    Pr(f | x_U) = prod_j C(F_j, f_j) p^{f_j} (1 - p)^{F_j - f_j}.
+
+The laws are checked against an enumeration of every sample of small populations; their
+normalisation is proved symbolically (Chu-Vandermonde; the binomial theorem, each summed exactly).
+"""
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from math import comb
+
+import sympy as sp
+
+from ..engine.core import Claim, Enumeration, Proof, Source, all_of, claim, finding, mechanical, reading
+from ..engine.proofs import Parametrization, conclude, conclude_evaluation, exhaust
+from .identification import DOC
+
+S3_LAW = Source(DOC, "Section 3, equation (2): the law of the sample counts f under SRS (i) and Bernoulli sampling (ii)")
+S3_NOT_DP = Source(DOC, "Section 3, sampling does not give epsilon-differential privacy")
+S3_EXAMPLE = Source(DOC, "Section 3, numerical example (k = 2^16, N = 10^6, delta = epsilon = 1/3)")
+S3_UNIQUES = Source(DOC, "Section 3, numerical example continued: sample uniques that are population uniques")
+
+# -- (2)(i) and (2)(ii) against every sample of small populations ---------------------------------------
+K = 3                                                      # cells of the displayed statements
+F = sp.symbols("F_1:4", integer=True, nonnegative=True)    # population counts
+fs = sp.symbols("f_1:4", integer=True, nonnegative=True)   # sample counts
+p = sp.Symbol("p", positive=True)                          # Bernoulli selection probability
+P_SRS = sp.Symbol(r"\Pr_{SRS}(\mathbf{f} \mid x_U)", nonnegative=True)
+P_BER = sp.Symbol(r"\Pr_{Ber}(\mathbf{f} \mid x_U)", nonnegative=True)
+_POPULATIONS = [Fs for Fs in itertools.product(range(4), repeat=K) if 1 <= sum(Fs) <= 6]
+_P_VALUES = (Fraction(1, 5), Fraction(1, 2), Fraction(2, 3))
+
+
+def _units(Fs):
+    """The cell of each unit of a population with cell counts Fs."""
+    return [j for j, Fj in enumerate(Fs) for _ in range(Fj)]
+
+
+def _counts(cells, sample):
+    out = [0] * K
+    for i in sample:
+        out[cells[i]] += 1
+    return tuple(out)
+
+
+def _srs_points():
+    """Every population with N <= 6 over 3 cells, every n and every f: Pr by counting the samples."""
+    for Fs in _POPULATIONS:
+        cells, N = _units(Fs), sum(Fs)
+        for n in range(N + 1):
+            tally: dict = {}
+            for s in itertools.combinations(range(N), n):
+                c = _counts(cells, s)
+                tally[c] = tally.get(c, 0) + 1
+            for c in itertools.product(*(range(Fj + 1) for Fj in Fs)):
+                if sum(c) == n:
+                    yield {**dict(zip(F, Fs)), **dict(zip(fs, c)),
+                           P_SRS: sp.Rational(tally.get(c, 0), comb(N, n))}
+
+
+def _bernoulli_points():
+    """Every population with N <= 6 over 3 cells, three values of p: Pr by summing p^|s| (1-p)^(N-|s|) over samples."""
+    for Fs in _POPULATIONS:
+        cells, N = _units(Fs), sum(Fs)
+        for q in _P_VALUES:
+            law: dict = {}
+            for n in range(N + 1):
+                for s in itertools.combinations(range(N), n):
+                    c = _counts(cells, s)
+                    law[c] = law.get(c, 0) + q**n * (1 - q)**(N - n)
+            for c in itertools.product(*(range(Fj + 1) for Fj in Fs)):
+                yield {**dict(zip(F, Fs)), **dict(zip(fs, c)), p: sp.Rational(q.numerator, q.denominator),
+                       P_BER: sp.Rational(law[c].numerator, law[c].denominator)}
+
+
+_SCOPE_SRS = ("every population of N <= 6 units over 3 cells (cell counts <= 3), every n <= N and every f with "
+              "sum f_j = n; Pr counted over all C(N, n) samples, exact rationals")
+_SCOPE_BER = ("every population of N <= 6 units over 3 cells (cell counts <= 3), p in {1/5, 1/2, 2/3}, every f; "
+              "Pr summed over all 2^N samples, exact rationals")
+
+claim(id="ss.srs_pmf",
+      title="(2)(i): under simple random sampling of n = sum f_j of the N = sum F_j units, "
+            "Pr(f | x_U) = prod_j C(F_j, f_j) / C(N, n)",
+      source=S3_LAW, kind="identity", lhs=P_SRS,
+      rhs=sp.Mul(*(sp.binomial(Fj, fj) for Fj, fj in zip(F, fs))) / sp.binomial(sum(F), sum(fs)),
+      conditions=tuple(sp.Le(fj, Fj) for Fj, fj in zip(F, fs)),
+      enumeration=lambda c: exhaust(c, _srs_points(), scope=_SCOPE_SRS),
+      note="The multivariate hypergeometric law: C(F_j, f_j) ways to choose the sampled units of cell j, among "
+           "C(N, n) equally likely samples.")
+
+claim(id="ss.bernoulli_pmf",
+      title="(2)(ii): under Bernoulli sampling with probability p, "
+            "Pr(f | x_U) = prod_j C(F_j, f_j) p^{f_j} (1 - p)^{F_j - f_j}",
+      source=S3_LAW, kind="identity", lhs=P_BER,
+      rhs=sp.Mul(*(sp.binomial(Fj, fj) * p**fj * (1 - p)**(Fj - fj) for Fj, fj in zip(F, fs))),
+      conditions=tuple(sp.Le(fj, Fj) for Fj, fj in zip(F, fs)) + (sp.Lt(p, 1),),
+      enumeration=lambda c: exhaust(c, _bernoulli_points(), scope=_SCOPE_BER),
+      note="Each cell's count is Binomial(F_j, p), independently across cells.")
+
+reading("ss.reading.srs_support", S3_LAW,
+        printed="(2) (i) ... Pr(f | x_U) = prod_{j=1}^k (F_j choose f_j) / (N choose n) ... 0 <= f_j <= F_j",
+        reading="the law of f on {0 <= f_j <= F_j, sum_j f_j = n}",
+        why="Under simple random sampling of n units the counts add up to n; over the box 0 <= f_j <= F_j alone "
+            "the printed expression sums to 2^N / C(N, n) (64/15 for F = (2, 1, 3), n = 2), not 1. With the total "
+            "fixed it is the multivariate hypergeometric law (ss.srs_pmf) and sums to 1 (ss.srs_pmf_normalised).",
+        alternatives="None that normalises: the constraint is implicit in 'simple random sampling of size n'.",
+        claims=("ss.srs_pmf", "ss.srs_pmf_normalised"))
+
+# -- normalisation, proved -----------------------------------------------------------------------------------
+_A, _B, _n = sp.symbols("A B n", integer=True, nonnegative=True)
+_t = sp.Symbol("t", integer=True, nonnegative=True)
+_Fc = sp.Symbol("F_j", integer=True, positive=True)
+_u = sp.Symbol("u", nonnegative=True)
+
+claim(id="ss.srs_pmf_normalised",
+      title="(2)(i) sums to 1: merging two cells, sum_{t=0}^{n} C(A, t) C(B, n - t) = C(A + B, n) "
+            "(Chu-Vandermonde), so the sum over the counts of k cells is C(N, n) by merging cells one at a time",
+      source=S3_LAW, kind="identity", lhs=sp.Sum(sp.binomial(_A, _t) * sp.binomial(_B, _n - _t), (_t, 0, _n)),
+      rhs=sp.binomial(_A + _B, _n), proof=conclude_evaluation,
+      note="The identity is proved for symbolic A, B, n; the k-cell sum is k - 1 applications of it.")
+
+claim(id="ss.bernoulli_pmf_normalised",
+      title="(2)(ii) sums to 1 cell by cell, for 0 < p <= 1/2: sum_{f=0}^{F_j} C(F_j, f) p^f (1 - p)^{F_j - f} = 1",
+      source=S3_LAW, kind="identity",
+      lhs=sp.Sum(sp.binomial(_Fc, _t) * p**_t * (1 - p)**(_Fc - _t), (_t, 0, _Fc)), rhs=1,
+      conditions=(sp.Le(p, sp.Rational(1, 2)),),
+      proof=lambda c: conclude(c, Parametrization({p: 1 / (2 * (1 + _u))}, {_u: (1 - 2 * p) / (2 * p)})),
+      note="p = 1/(2(1 + u)), u >= 0, so that the closed form of the sum applies.")
+
+claim(id="ss.bernoulli_pmf_normalised_high",
+      title="(2)(ii) sums to 1 cell by cell, for 1/2 <= p < 1, summed over the number g = F_j - f of unsampled "
+            "units: sum_{g=0}^{F_j} C(F_j, g) (1 - p)^g p^{F_j - g} = 1",
+      source=S3_LAW, kind="identity",
+      lhs=sp.Sum(sp.binomial(_Fc, _t) * (1 - p)**_t * p**(_Fc - _t), (_t, 0, _Fc)), rhs=1,
+      conditions=(sp.Le(sp.Rational(1, 2), p), sp.Lt(p, 1)),
+      proof=lambda c: conclude(c, Parametrization({p: (1 + _u) / (2 + _u)}, {_u: (2 * p - 1) / (1 - p)})),
+      note="p = (1 + u)/(2 + u), u >= 0. The same sum as ss.bernoulli_pmf_normalised indexed by g = F_j - f (C(F_j, g) = C(F_j, F_j - g)); "
+           "the two claims together cover 0 < p < 1 (at p = 1, a census, only the term g = 0 is nonzero).")
+
+# -- sampling is not epsilon-DP --------------------------------------------------------------------------------
+_Fj = sp.Symbol("F_j", integer=True, positive=True)       # F_j^(1) = f_j >= 1
+_G, _g = sp.symbols("F_l f_l", integer=True, nonnegative=True)   # the cell l that receives the moved unit
+_N1, _n1 = sp.symbols("N n", integer=True, positive=True)
+
+
+def _srs_ratio():
+    """Pr[f | x^(2)] / Pr[f | x^(1)] by (2)(i) at f_j = F_j^(1), with one unit of cell j moved to cell l in x^(2)."""
+    return ((sp.binomial(_Fj - 1, _Fj) * sp.binomial(_G + 1, _g)) / (sp.binomial(_Fj, _Fj) * sp.binomial(_G, _g)))
+
+
+def _ber_ratio():
+    """The same ratio by (2)(ii)."""
+    def law(Fj, G):
+        return (sp.binomial(Fj, _Fj) * p**_Fj * (1 - p)**(Fj - _Fj)
+                * sp.binomial(G, _g) * p**_g * (1 - p)**(G - _g))
+    return law(_Fj - 1, _G + 1) / law(_Fj, _G)
+
+
+def _not_dp_proof(c: Claim) -> Proof:
+    return all_of(mechanical(sp.binomial(_Fj, _Fj) == 1 and sp.binomial(_Fj - 1, _Fj) == 0,
+                             "C(F_j, F_j) = 1 (f has positive probability under x^(1)) and C(F_j - 1, F_j) = 0"),
+                  conclude(c))
+
+
+claim(id="ss.sampling_not_dp_srs",
+      title="Sampling is not epsilon-DP, (2)(i): at f_j = F_j^(1) >= 1, moving one unit of cell j to a cell l "
+            "gives Pr[f | x^(2)] / Pr[f | x^(1)] = 0, so no finite epsilon bounds the ratio the other way",
+      source=S3_NOT_DP, kind="identity", lhs=_srs_ratio(), rhs=0, conditions=(sp.Le(_g, _G),),
+      proof=_not_dp_proof,
+      note="F_j^(2) = F_j^(1) - 1 < f_j: the sample of x^(2) cannot contain f_j units of cell j.")
+
+claim(id="ss.sampling_not_dp_bernoulli",
+      title="Sampling is not epsilon-DP, (2)(ii): at f_j = F_j^(1) >= 1, moving one unit of cell j to a cell l "
+            "gives Pr[f | x^(2)] / Pr[f | x^(1)] = 0 for every 0 < p < 1",
+      source=S3_NOT_DP, kind="identity", lhs=_ber_ratio(), rhs=0, conditions=(sp.Le(_g, _G), sp.Lt(p, 1)),
+      proof=_not_dp_proof)
+
+# -- the numerical example: threshold and cell size -----------------------------------------------------------
+_eps_ex, _delta_ex, _k_ex, _N_ex = sp.Rational(1, 3), sp.Rational(1, 3), 2**16, 10**6
+THRESHOLD = 2 / _eps_ex * sp.log(2 * _k_ex / _delta_ex)   # 2 eps^{-1} log(2k/delta), natural log
+
+claim(id="ss.cm_threshold",
+      title="Numerical example: 2 epsilon^{-1} ln(2k/delta) = 6 ln 393216 at epsilon = delta = 1/3, k = 2^16, "
+            "which is 77.3 to one decimal: |6 ln 393216 - 77.3| < 0.05",
+      source=S3_EXAMPLE, kind="inequality", lhs=sp.Abs(THRESHOLD - sp.Rational(773, 10)), rhs=sp.Rational(1, 20),
+      relation="<", proof=conclude_evaluation,
+      note="The natural logarithm: log10 gives 33.6 and log2 gives 111.5.")
+
+claim(id="ss.cm_threshold_cells",
+      title="Numerical example: the cells below the threshold are those with F_j <= 77, i.e. F_j < 78: "
+            "floor(6 ln 393216) = 77",
+      source=S3_EXAMPLE, kind="identity", lhs=sp.floor(THRESHOLD), rhs=77, proof=conclude_evaluation)
+
+claim(id="ss.average_cell_size",
+      title="Numerical example: the average cell size N/k = 10^6 / 2^16 is 15.3 to one decimal",
+      source=S3_EXAMPLE, kind="inequality", lhs=sp.Abs(sp.Rational(_N_ex, _k_ex) - sp.Rational(153, 10)),
+      rhs=sp.Rational(1, 20), relation="<", proof=conclude_evaluation)
+
+reading("ss.reading.cm_log", S3_EXAMPLE,
+        printed="the threshold 2e-1 log(2k/d) = 77.3",
+        reading="2 epsilon^{-1} ln(2k/delta), natural logarithm, exponent -1 flattened by the extraction",
+        why="Only the natural logarithm reproduces 77.3 (ss.cm_threshold); the superscript -1 of epsilon is set "
+            "on the line as '-1' in the extracted text.",
+        alternatives="log10 (33.6) or log2 (111.5) contradict the printed 77.3 and 'F_j < 78'.",
+        claims=("ss.cm_threshold", "ss.cm_threshold_cells"))
+
+# -- sample uniques that are population uniques ------------------------------------------------------------
+q = sp.Symbol("q", positive=True)                 # probability of the cell for one population unit
+_Nu, _nu = sp.symbols("N n", integer=True, positive=True)
+P_SU = sp.Symbol(r"\Pr(f_c = 1)", nonnegative=True)
+P_SU_PU = sp.Symbol(r"\Pr(f_c = 1, F_c = 1)", nonnegative=True)
+_Q_VALUES = (Fraction(1, 5), Fraction(1, 2), Fraction(4, 5))
+
+
+def _unique_points():
+    """N <= 7 iid units, SRS of n <= N: Pr(f_c = 1) and Pr(f_c = F_c = 1) summed over F_c ~ Binomial(N, q)
+    and the hypergeometric f_c | F_c."""
+    for N in range(1, 8):
+        for n in range(1, N + 1):
+            for qq in _Q_VALUES:
+                su = su_pu = Fraction(0)
+                for Fc in range(N + 1):
+                    pF = comb(N, Fc) * qq**Fc * (1 - qq)**(N - Fc)
+                    p1 = Fraction(Fc * comb(N - Fc, n - 1), comb(N, n))        # hypergeometric at f_c = 1
+                    su += pF * p1
+                    su_pu += pF * p1 * (Fc == 1)
+                yield {_Nu: N, _nu: n, q: sp.Rational(qq.numerator, qq.denominator),
+                       P_SU: sp.Rational(su.numerator, su.denominator),
+                       P_SU_PU: sp.Rational(su_pu.numerator, su_pu.denominator)}
+
+
+_SCOPE_U = "N <= 7, every n <= N, q in {1/5, 1/2, 4/5}; F_c ~ Binomial(N, q) then f_c | F_c hypergeometric, exact"
+
+claim(id="ss.sample_unique_prob",
+      title="Sample uniques under the example's model (N iid units, cell probability q, SRS of n): "
+            "Pr(f_c = 1) = n q (1 - q)^{n-1}",
+      source=S3_UNIQUES, kind="identity", lhs=P_SU, rhs=_nu * q * (1 - q)**(_nu - 1),
+      conditions=(sp.Le(_nu, _Nu), sp.Lt(q, 1)),
+      enumeration=lambda c: exhaust(c, _unique_points(), scope=_SCOPE_U),
+      note="A simple random sample of an iid population is an iid sample of size n.")
+
+claim(id="ss.unique_proportion",
+      title="Sample uniques that are population uniques under the example's model: "
+            "Pr(f_c = F_c = 1) = (n/N) N q (1 - q)^{N-1}; the proportion of sample uniques that are population "
+            "uniques is sum_c Pr(f_c = F_c = 1) / sum_c Pr(f_c = 1) (ratio of expectations)",
+      source=S3_UNIQUES, kind="identity", lhs=P_SU_PU, rhs=_nu * q * (1 - q)**(_Nu - 1),
+      conditions=(sp.Le(_nu, _Nu), sp.Lt(q, 1)),
+      enumeration=lambda c: exhaust(c, _unique_points(), scope=_SCOPE_U),
+      note="A population unique (probability N q (1 - q)^{N-1}) is sampled with probability n/N. With q_c = "
+           "0.2^w 0.8^{16-w} and N = 10^6 the ratio is 0.02606 (n = 5000) and 0.03574 (n = 10000).")
+
+finding("ss.finding.section6", Source(DOC, "Section 1"),
+        "The introduction announces 'a discussion in Section 6'; the paper ends with Section 5 (Conclusion).")
