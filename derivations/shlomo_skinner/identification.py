@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from ..engine.core import Claim, Proof, Source, all_of, claim, reading, zero
+from ..engine.core import Claim, Proof, Source, all_of, claim, finding, reading, zero
 from ..engine.proofs import conclude_evaluation
 
 DOC = "002_89b9dd341c0215c2.txt"
@@ -105,3 +105,10 @@ reading("ss.reading.inverse_frequency_sign", S21_RISK,
                      "conversion from one missing in the original, and the minus of the neighbouring formula "
                      "survived the conversion. Either way the formula the paper uses is the reading.",
         claims=("ss.expected_inverse_frequency",))
+
+finding("ss.finding.predictive_shorthand", S21,
+        "'F_j | f_j ~ Poisson(lambda_j (1 - pi_j))' is shorthand: read literally it gives P(F_j = 0 | f_j = 1) = "
+        "e^{-mu} > 0 although F_j >= f_j, and P(F_j = 1 | f_j = 1) = mu e^{-mu} instead of the e^{-mu} printed next. "
+        "What is Poisson(lambda_j (1 - pi_j)) given f_j is the unsampled count F_j - f_j (ss.predictive_law), as in "
+        "Skinner and Shlomo (2008), and the paper's risk measures follow from that.",
+        claims=("ss.predictive_law",))

@@ -21,7 +21,7 @@ import sympy as sp
 
 from ..engine.core import Claim, Proof, Source, claim, erratum
 from ..engine.proofs import conclude_evaluation, conclude_termwise
-from .identification import DOC, PI_RANGE, lam, m, pi, predictive_pmf
+from .identification import DOC, lam, m, pi, predictive_pmf
 
 S21_MODEL = Source(DOC, "Section 2.1, the log-linear model and its score equations")
 S21_TAU = Source(DOC, "Section 2.1, the global risk measures tau_1 and tau_2")

@@ -170,8 +170,10 @@ erratum(
                 "releases nothing about the records and is 0-DP, yet M has zeros. What makes epsilon infinite is a "
                 "row with both a zero and a positive entry: an outcome possible under one category and impossible "
                 "under another. The statement is right for matrices whose every row has a positive entry, which "
-                "the paper may have intended (the abstract repeats the 'if and only if'); the numeric layer "
-                "(misclassification_epsilon) implements the corrected statement for any k.")
+                "the paper may have intended; the numeric layer (misclassification_epsilon) implements the "
+                "corrected statement for any k. The same 'iff' is repeated for the released counts f~, in the "
+                "abstract and in the conclusion, with the same exception (ss.misclassification_epsilon: the table "
+                "has the epsilon of the records).")
 
 # -- the law of the released table: the sum over matrices a --------------------------------------------------
 _m = sp.Symbol("m", nonnegative=True)                      # M[1, 1], so M[2, 1] = 1 - m
@@ -339,8 +341,9 @@ reading("ss.reading.pdp_infinity", S4_BAD,
         why="The argument just given is that the good outcomes are finitely many, each with a finite ratio, which "
             "yields a finite epsilon, not one below 1. The extracted text renders symbol-font glyphs as digits "
             "or letters elsewhere ('6=' for the not-equal sign), and the infinity glyph sits where '1' does in "
-            "that font. Read literally the bound fails: one record, M = [[1, 1/100], [0, 99/100]], the good "
-            "outcome 'category 1' has ratio 100, so epsilon >= ln 100.",
+            "that font. Read literally the bound fails: with n = 2 and M = [[99/100, 1/100], [1/100, 99/100]] "
+            "every outcome has a ratio of at least 49.5 against some neighbour (f~ = (1, 1): 0.9802/0.0198 "
+            "between f = (2, 0) and (1, 1)), so no outcome is good for any epsilon < ln 49.5 = 3.9.",
         alternatives="epsilon < 1 literally (false, as above). Under either reading delta < 1 needs a condition: "
                      "see ss.finding.pdp_delta.",
         claims=())
@@ -426,13 +429,39 @@ erratum(
                 "no count is zero. A record of category j2 changes to j1 exactly when it is paired with one of the "
                 "f_j1 records of j1 (probability f_j1 / C(n, 2)). The matrix also depends on the data f.")
 
-finding("ss.finding.swap_dp", S4_METHODS,
-        "'This strategy will guarantee epsilon-differential privacy' holds for independent misclassification with a "
-        "positive M, not for swapping as a mechanism: a swap exchanges two records' values, so the released counts "
-        "equal the true ones (Pr[f~ | f] = 1 if f~ = f, else 0) and neighbouring databases give disjoint laws; "
-        "records are also not misclassified independently, so (4) does not apply. The paper's conclusion needs "
-        "swapping modelled as an independent misclassification with the (corrected) matrix of ss.swap_matrix_column.",
-        claims=("ss.swap_matrix_column",))
+_eps_sw = sp.Symbol("epsilon", positive=True)
+_g1, _g2 = sp.symbols("f_1 f_2", integer=True, nonnegative=True)
+
+
+def _swap_law(ft1, ft2, f1, f2):
+    """Pr[f~ | f] for random data swapping: a swap exchanges two records' values, so f~ = f."""
+    return sp.KroneckerDelta(ft1, f1) * sp.KroneckerDelta(ft2, f2)
+
+
+erratum(
+    "ss.swap_dp",
+    printed=Claim(id="ss.swap_dp.printed",
+                  title="Section 4 as printed: random data swapping 'will guarantee epsilon-differential privacy': "
+                        "for the released counts, Pr[f~ | f^(1)] <= e^epsilon Pr[f~ | f^(2)] for some epsilon, at "
+                        "f~ = f^(1) = (f_1, f_2) and the neighbour f^(2) = (f_1 - 1, f_2 + 1)",
+                  source=S4_METHODS, kind="inequality", lhs=_swap_law(_g1, _g2, _g1, _g2),
+                  rhs=sp.exp(_eps_sw) * _swap_law(_g1, _g2, _g1 - 1, _g2 + 1), relation="<=",
+                  conditions=(sp.Ge(_g1, 1),), counterexample={_g1: 1, _g2: 1, _eps_sw: 1},
+                  note="Pr[f~ | f] = I(f~ = f) for swapping (a swap keeps the multiset of values): lhs is 1, rhs "
+                       "e^epsilon times 0."),
+    corrected=Claim(id="ss.swap_dp_fails",
+                    title="Random data swapping releases the true counts, so at f~ = f^(1) the neighbour "
+                          "f^(2) = (f_1 - 1, f_2 + 1) gives Pr[f~ | f^(2)] = 0 < Pr[f~ | f^(1)] = 1: no finite "
+                          "epsilon satisfies (1)",
+                    source=S4_METHODS, kind="identity", lhs=_swap_law(_g1, _g2, _g1 - 1, _g2 + 1), rhs=0,
+                    conditions=(sp.Ge(_g1, 1),)),
+    explanation="A swap exchanges the values of two records, so the released counts equal the true ones: "
+                "Pr[f~ | f] = 1 if f~ = f and 0 otherwise. Neighbouring databases have different counts, so at "
+                "f~ = f^(1) the ratio in (1) is 1/0 for every epsilon (at f = (1, 1): 1 <= e^epsilon * 0 fails). "
+                "Swapping also does not misclassify records independently, so (4) does not apply to it, and the "
+                "matrix it is given depends on the data (ss.swap_matrix). The paper's conclusion holds for "
+                "independent misclassification with a positive matrix, a model of swapping rather than swapping "
+                "itself.")
 
 _v = sp.Symbol("v_1", nonnegative=True)
 _nv = sp.Symbol("n", integer=True, positive=True)
@@ -443,10 +472,11 @@ erratum(
                   title="PRAM invariance as printed: if v M = v (v the vector of sample proportions) then the "
                         "expected released proportions E[f~/n] = M v' equal v (first component, 2 x 2)",
                   source=S4_METHODS, kind="identity", lhs=a * _v + b * (1 - _v), rhs=_v,
-                  conditions=UNIT + (sp.Le(_v, 1), sp.Eq(_v * a + (1 - _v) * (1 - a), _v)),
+                  conditions=UNIT + (sp.Le(_v, 1), sp.Eq(_v * a + (1 - _v) * (1 - a), _v),
+                                     sp.Eq(_v * b + (1 - _v) * (1 - b), 1 - _v)),
                   counterexample={a: 1, b: sp.Rational(1, 2), _v: sp.Rational(1, 2)},
-                  note="lhs: E[f~_1]/n = sum_j M[1, j] f_j / n by (3) and (4); the last condition is the first "
-                       "component of v M = v (the second is implied)."),
+                  note="lhs: E[f~_1]/n = sum_j M[1, j] f_j / n by (3) and (4); the last two conditions are the two "
+                       "components of v M = v, v = (v_1, 1 - v_1)."),
     corrected=Claim(id="ss.pram_invariance_columns",
                     title="With M as in (3), E[f~_1] = n (M v')_1: summing Pr(x~_i = 1 | x_i) over the n v_1 records "
                           "of category 1 and the n v_2 of category 2 gives n (M[1,1] v_1 + M[1,2] v_2), so invariance "
