@@ -17,8 +17,8 @@ from fractions import Fraction
 
 import sympy as sp
 
-from ..engine.core import Claim, Source, claim, erratum, finding, reading
-from ..engine.proofs import conclude_evaluation, exhaust
+from ..engine.core import Claim, Proof, Source, all_of, cite, claim, erratum, finding, reading, zero
+from ..engine.proofs import conclude, conclude_evaluation, exhaust
 from .identification import DOC
 
 S4 = Source(DOC, "Section 4, misclassification and epsilon-differential privacy (equations (3), (4))")
@@ -148,32 +148,23 @@ _ZERO_PATTERNS = tuple(sp.Rational(v) for v in (0, Fraction(1, 3), Fraction(1, 2
 _SCOPE_PATTERNS = ("a, b in {0, 1/3, 1/2, 1}: every zero pattern of a 2 x 2 column-stochastic matrix (each of "
                    "a, 1 - a, b, 1 - b zero or not), n = 1")
 
-erratum(
-    "ss.finite_epsilon",
-    printed=Claim(id="ss.finite_epsilon.printed",
-                  title="Section 4 as printed: a finite epsilon for which epsilon-DP holds exists iff all "
-                        "elements of M are positive (2 x 2, one record)",
-                  source=S4, kind="identity", lhs=_FINITE,
-                  rhs=sp.Piecewise((1, sp.And(a > 0, b > 0, a < 1, b < 1)), (0, True)), conditions=UNIT,
-                  counterexample={a: 1, b: 1}),
-    corrected=Claim(id="ss.finite_epsilon_rows",
-                    title="A finite epsilon exists iff no row of M has both a zero and a positive entry "
-                          "(2 x 2, one record)",
-                    source=S4, kind="identity", lhs=_FINITE,
-                    rhs=sp.Piecewise((0, sp.Or(sp.Xor(sp.Eq(a, 0), sp.Eq(b, 0)),
-                                                sp.Xor(sp.Eq(a, 1), sp.Eq(b, 1)))), (1, True)),
-                    conditions=UNIT,
-                    enumeration=lambda c: exhaust(c, ({a: av, b: bv} for av in _ZERO_PATTERNS
-                                                      for bv in _ZERO_PATTERNS), scope=_SCOPE_PATTERNS)),
-    explanation="A row of zeros is a category that is never released; it gives no outcome and so no ratio in (1). "
-                "M = [[1, 1], [0, 0]] (every record released as category 1, the recoding of Section 4 with a = k) "
-                "releases nothing about the records and is 0-DP, yet M has zeros. What makes epsilon infinite is a "
-                "row with both a zero and a positive entry: an outcome possible under one category and impossible "
-                "under another. The statement is right for matrices whose every row has a positive entry, which "
-                "the paper may have intended; the numeric layer (misclassification_epsilon) implements the "
-                "corrected statement for any k. The same 'iff' is repeated for the released counts f~, in the "
-                "abstract and in the conclusion, with the same exception (ss.misclassification_epsilon: the table "
-                "has the epsilon of the records).")
+claim(id="ss.finite_epsilon_rows",
+      title="A finite epsilon exists iff no row of M has both a zero and a positive entry (2 x 2, one record)",
+      source=S4, kind="identity", lhs=_FINITE,
+      rhs=sp.Piecewise((0, sp.Or(sp.Xor(sp.Eq(a, 0), sp.Eq(b, 0)), sp.Xor(sp.Eq(a, 1), sp.Eq(b, 1)))), (1, True)),
+      conditions=UNIT,
+      enumeration=lambda c: exhaust(c, ({a: av, b: bv} for av in _ZERO_PATTERNS for bv in _ZERO_PATTERNS),
+                                    scope=_SCOPE_PATTERNS))
+
+finding("ss.finding.finite_epsilon", S4,
+        "'There exists a finite epsilon for which epsilon-differential privacy holds iff all elements of M are "
+        "positive' (repeated for f~, in the abstract and in the conclusion) fails for a row of zeros, a category "
+        "never released: M = [[1, 1], [0, 0]] (everything released as category 1, the recoding with a = k) is 0-DP, "
+        "yet M has zeros. What makes epsilon infinite is a row with both a zero and a positive entry "
+        "(ss.finite_epsilon_rows, checked on every zero pattern of 2 x 2 matrices; misclassification_epsilon "
+        "implements it for any k). Right for matrices whose every row has a positive entry. An erratum once its "
+        "correction is proved for general k.",
+        claims=("ss.finite_epsilon_rows",))
 
 # -- the law of the released table: the sum over matrices a --------------------------------------------------
 _m = sp.Symbol("m", nonnegative=True)                      # M[1, 1], so M[2, 1] = 1 - m
@@ -199,6 +190,30 @@ _MULTINOMIAL_SUM = sp.Sum(sp.binomial(_f1, _u) * a**_u * (1 - a)**(_f1 - _u)
                           * sp.binomial(_f2, _t - _u) * b**(_t - _u) * (1 - b)**(_f2 - _t + _u),
                           (_u, sp.Max(0, _t - _f2), sp.Min(_t, _f1)))
 
+def _binomial_pmf(n, p, k):
+    return sp.binomial(n, k) * p**k * (1 - p)**(n - k)
+
+
+# by (4) the f_1 records of category 1 released as 1 are Binomial(f_1, a), those of category 2 Binomial(f_2, b),
+# independent: f~_1 is their sum
+_CONVOLUTION = sp.Sum(_binomial_pmf(_f1, a, _u) * _binomial_pmf(_f2, b, _t - _u), (_u, sp.Max(0, _t - _f2), sp.Min(_t, _f1)))
+
+
+def _convolution_proof(c: Claim) -> Proof:
+    return all_of(cite("density_of_independent_sum", "f~_1 = U + V with U ~ Binomial(f_1, a) and V ~ Binomial(f_2, b) "
+                       "independent (equation (4)): its pmf is the convolution sum"),
+                  zero(sp.binomial(_f1, _u) - sp.factorial(_f1) / (sp.factorial(_u) * sp.factorial(_f1 - _u)),
+                       "C(f_1, u) = f_1! / (u! (f_1 - u)!), the multinomial factor of column 1 (k = 2)"),
+                  conclude(c))
+
+
+claim(id="ss.released_count_pmf_enumerated",
+      title="The corrected Pr[f~ | f] (k = 2) against every labelled outcome of the records",
+      source=S4_COUNTS, kind="identity", lhs=P_TABLE, rhs=_MULTINOMIAL_SUM, conditions=UNIT + (sp.Le(_t, _f1 + _f2),),
+      enumeration=lambda c: exhaust(c, _count_pmf_points(), scope=(
+          "k = 2, f_1, f_2 <= 3, every t <= f_1 + f_2, five matrices (a, b) in {(1/2, 1/3), (1, 1/4), "
+          "(0, 2/3), (3/5, 3/5), (1/4, 1)}; Pr by enumerating every labelled outcome, exact")))
+
 erratum(
     "ss.released_count_pmf",
     printed=Claim(id="ss.released_count_pmf.printed",
@@ -209,14 +224,11 @@ erratum(
                   note="lhs: the two labelled outcomes, each of probability M[1,1] M[2,1] by (4); rhs: the printed "
                        "sum, whose only matrix is a = [[1, 0], [1, 0]]."),
     corrected=Claim(id="ss.released_count_pmf",
-                    title="Pr[f~ | f] = sum over a in A of prod_j [f_j! / prod_j~ a[j~, j]!] prod M[j~, j]^a[j~, j]; "
-                          "for k = 2, with u = a[1, 1] and t = f~_1, the sum of C(f_1, u) a^u (1 - a)^(f_1 - u) "
-                          "C(f_2, t - u) b^(t - u) (1 - b)^(f_2 - t + u)",
-                    source=S4_COUNTS, kind="identity", lhs=P_TABLE, rhs=_MULTINOMIAL_SUM,
-                    conditions=UNIT + (sp.Le(_t, _f1 + _f2),),
-                    enumeration=lambda c: exhaust(c, _count_pmf_points(), scope=(
-                        "k = 2, f_1, f_2 <= 3, every t <= f_1 + f_2, five matrices (a, b) in {(1/2, 1/3), (1, 1/4), "
-                        "(0, 2/3), (3/5, 3/5), (1/4, 1)}; Pr by enumerating every labelled outcome, exact"))),
+                    title="Pr[f~ | f] = sum over a in A of prod_j [f_j! / prod_j~ a[j~, j]!] prod M[j~, j]^a[j~, j]: "
+                          "for k = 2 (u = a[1, 1], t = f~_1) the convolution of Binomial(f_1, a) and "
+                          "Binomial(f_2, b), the laws of the records of each category released as 1",
+                    source=S4_COUNTS, kind="identity", lhs=_CONVOLUTION, rhs=_MULTINOMIAL_SUM,
+                    conditions=UNIT + (sp.Le(_t, _f1 + _f2),), proof=_convolution_proof),
     explanation="The records of category j released in category j~ can be any a[j~, j] of the f_j records: each "
                 "matrix a stands for prod_j f_j! / prod_j~ a[j~, j]! labelled outcomes, all with the printed "
                 "probability. At f = (2, 0), f~ = (1, 1) and M[1, 1] = 1/2 the probability is 1/2 (the outcomes "
@@ -244,6 +256,24 @@ claim(id="ss.sensitivity",
 _mm = {(r, c): sp.Symbol(f"M_{{{r}{c}}}", nonnegative=True) for r in (1, 2, 3) for c in (2, 3)}
 _COLUMNS = (sp.Eq(_mm[1, 2] + _mm[2, 2] + _mm[3, 2], 1), sp.Eq(_mm[1, 3] + _mm[2, 3] + _mm[3, 3], 1))
 
+
+def _labelled_prob():
+    """Pr[f~ = (1, 1, 0) | f = (0, 1, 1)] by (4): the sum over the released pairs (x~ of the category-2 record,
+    x~ of the category-3 record) with counts (1, 1, 0)."""
+    return sp.Add(*(_mm[r2, 2] * _mm[r3, 3] for r2 in (1, 2, 3) for r3 in (1, 2, 3)
+                    if sorted((r2, r3)) == [1, 2]), evaluate=False)
+
+
+claim(id="ss.not_bad_feasible_hall",
+      title="f~ (possible under f^(1)) has probability 0 under the neighbour f^(2) that moves a record from "
+            "category j to l iff some set T of categories with l in T, j not in T, has f~(N(T)) = f^(1)(T), N(T) "
+            "the released categories reachable from T (a tight Hall set)",
+      source=S4_BAD, kind="identity",
+      lhs=sp.Piecewise((1, sp.Gt(sp.Symbol(r"\Pr[\tilde{\mathbf f} \mid \mathbf f^{(2)}]", nonnegative=True), 0)),
+                       (0, True)),
+      rhs=1 - sp.Symbol("H", integer=True, nonnegative=True),
+      enumeration=lambda c: exhaust(c, _hall_points(), scope=_SCOPE_HALL))
+
 erratum(
     "ss.not_bad_feasible",
     printed=Claim(id="ss.not_bad_feasible.printed",
@@ -260,15 +290,12 @@ erratum(
                        "which is exactly 'f~ is not bad' for f^(1) = (0, 2, 0): f~_1 = f~_2 = 1 differ from "
                        "2 - 2 I(M[j~,2] = 0) in {0, 2} for every M, and f~_3 = 0 equals 2 - 2 I(M[3,2] = 0) only if "
                        "M[3,2] = 0."),
-    corrected=Claim(id="ss.not_bad_feasible_hall",
-                    title="f~ (possible under f^(1)) has probability 0 under the neighbour f^(2) that moves a record "
-                          "from category j to l iff some set T of categories with l in T, j not in T, has "
-                          "f~(N(T)) = f^(1)(T), N(T) the released categories reachable from T (a tight Hall set)",
-                    source=S4_BAD, kind="identity",
-                    lhs=sp.Piecewise((1, sp.Gt(sp.Symbol(r"\Pr[\tilde{\mathbf f} \mid \mathbf f^{(2)}]",
-                                                         nonnegative=True), 0)), (0, True)),
-                    rhs=1 - sp.Symbol("H", integer=True, nonnegative=True),
-                    enumeration=lambda c: exhaust(c, _hall_points(), scope=_SCOPE_HALL)),
+    corrected=Claim(id="ss.not_bad_neighbour_law",
+                    title="At f^(1) = (0, 2, 0), f~ = (1, 1, 0), f^(2) = (0, 1, 1): Pr[f~ | f^(2)] = M[1,2] M[2,3] + "
+                          "M[2,2] M[1,3], summed over the labelled outcomes; it is 0 when column 3 puts no mass on "
+                          "{1, 2}, which the single-row test of row 3 does not see",
+                    source=S4_BAD, kind="identity", lhs=_labelled_prob(), rhs=_mm[1, 2] * _mm[2, 3] + _mm[2, 2] * _mm[1, 3],
+                    conditions=_COLUMNS),
     explanation="'Not bad' tests each released category on its own; whether f~ is possible under f^(2) is a "
                 "transportation (Hall) condition on sets of categories. With M = [[1/3, 1/3, 0], [1/3, 1/3, 0], "
                 "[1/3, 1/3, 1]] (columns: true categories), f^(1) = (0, 2, 0) and f~ = (1, 1, 0): f~ is not bad and "

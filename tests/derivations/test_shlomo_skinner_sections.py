@@ -19,13 +19,13 @@ from derivations.engine.core import all_errata, verify_inline
 PROVED = ["ss.loglinear_score", "ss.loglinear_score_mu", "ss.tau1", "ss.tau2", "ss.srs_pmf_normalised",
           "ss.bernoulli_pmf_normalised", "ss.bernoulli_pmf_normalised_high", "ss.sampling_not_dp_srs",
           "ss.sampling_not_dp_bernoulli", "ss.cm_threshold", "ss.cm_threshold_cells", "ss.average_cell_size",
-          "ss.record_ratio", "ss.sensitivity", "ss.swap_matrix_column", "ss.swap_dp_fails",
+          "ss.record_ratio", "ss.sensitivity", "ss.swap_matrix_column", "ss.swap_dp_fails", "ss.not_bad_neighbour_law",
           "ss.pram_invariance_columns"]
 CHECKED = ["ss.srs_pmf", "ss.bernoulli_pmf", "ss.sample_unique_prob", "ss.unique_proportion",
-           "ss.misclassification_epsilon", "ss.finite_epsilon_rows", "ss.released_count_pmf",
+           "ss.misclassification_epsilon", "ss.finite_epsilon_rows", "ss.released_count_pmf_enumerated",
            "ss.not_bad_feasible_hall", "ss.recoding_not_dp", "ss.record_profile", "ss.structural_floor",
            "ss.sampled_pram", "ss.sampled_pram_epsilon"]
-ERRATA = {"ss.loglinear_score_model", "ss.finite_epsilon", "ss.released_count_pmf", "ss.not_bad_feasible",
+ERRATA = {"ss.loglinear_score_model", "ss.released_count_pmf", "ss.not_bad_feasible",
           "ss.swap_matrix", "ss.swap_dp", "ss.pram_invariance"}
 
 
@@ -40,6 +40,10 @@ def test_proved(all_verdicts, cid):
 def test_checked_on_a_stated_scope_and_a_changed_statement_is_not(all_verdicts, cid):
     assert all_verdicts[cid].ok and all_verdicts[cid].label.startswith("CHECKED (finite scope: ")
     assert not verify_inline(derivations.get(cid).mutated()).ok
+
+
+def test_count_pmf_correction_is_proved_with_a_citation(all_verdicts):
+    assert all_verdicts["ss.released_count_pmf"].label == "PROVED (with citations)"
 
 
 def test_the_errata_of_this_paper(all_verdicts):
