@@ -20,8 +20,8 @@ from __future__ import annotations
 import sympy as sp
 
 from ..engine.core import Claim, Proof, Source, claim, erratum
-from ..engine.proofs import conclude_evaluation, conclude_termwise
-from .identification import DOC, lam, m, pi, predictive_pmf
+from ..engine.proofs import conclude, conclude_evaluation, conclude_termwise
+from .identification import DOC, lam, m, pi, poisson_pmf, predictive_pmf
 
 S21_MODEL = Source(DOC, "Section 2.1, the log-linear model and its score equations")
 S21_TAU = Source(DOC, "Section 2.1, the global risk measures tau_1 and tau_2")
@@ -89,11 +89,10 @@ def _in_cell(expr):
 
 def _tau_proof(c: Claim) -> Proof:
     # one cell's term: the predictive series summed exactly (identification.py), times I(f_j = 1)
-    return conclude_termwise(c, conclude_evaluation)
+    return conclude_termwise(c, conclude)
 
 
 _P_UNIQUE = sp.Sum(sp.KroneckerDelta(m, 0) * predictive_pmf(), (m, 0, sp.oo))   # P(F_j = 1 | f_j = 1)
-_E_INVERSE = sp.Sum(predictive_pmf() / (1 + m), (m, 0, sp.oo))                 # E(1/F_j | f_j = 1)
 _MU_J = _lam[_j] * (1 - _pi[_j])
 
 claim(id="ss.tau1",
@@ -105,12 +104,13 @@ claim(id="ss.tau1",
       note="The expected number of sample uniques that are population uniques, given the sample counts, under "
            "the Poisson model; plugged in at lambda_hat_j (ss.loglinear_score) it is the estimator tau_1 hat.")
 
+_mu = sp.IndexedBase("mu", positive=True)                 # mu_j = lambda_j (1 - pi_j) > 0 (pi_j < 1)
+
 claim(id="ss.tau2",
       title="tau_2 = sum_j I(f_j = 1) E(1/F_j | f_j = 1), with E(1/F_j | f_j = 1) the predictive series summed, "
-            "is sum_j I(f_j = 1) [1 - exp(-lambda_j (1 - pi_j))]/[lambda_j (1 - pi_j)] (pi_j < 1)",
+            "is sum_j I(f_j = 1) [1 - exp(-mu_j)]/mu_j, mu_j = lambda_j (1 - pi_j) > 0",
       source=S21_TAU, kind="identity",
-      lhs=sp.Sum(_UNIQUE * _in_cell(_E_INVERSE), (_j, 1, _k)),
-      rhs=sp.Sum(_UNIQUE * (1 - sp.exp(-_MU_J)) / _MU_J, (_j, 1, _k)),
-      conditions=(sp.Lt(_pi[_j], 1),), proof=_tau_proof,
+      lhs=sp.Sum(_UNIQUE * sp.Sum(poisson_pmf(m, _mu[_j]) / (1 + m), (m, 0, sp.oo)), (_j, 1, _k)),
+      rhs=sp.Sum(_UNIQUE * (1 - sp.exp(-_mu[_j])) / _mu[_j], (_j, 1, _k)), proof=_tau_proof,
       note="The expected number of correct matches among the sample uniques; the sign of the exponent is the "
            "reading ss.reading.inverse_frequency_sign.")
