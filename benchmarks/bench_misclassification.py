@@ -17,18 +17,10 @@ import sys
 import numpy as np
 
 from _timing import best_of
+from derivations.shlomo_skinner.misclassification import compositions
 from numeric import pram_certificate, released_count_pmf
 
 QUICK = "--quick" in sys.argv
-
-
-def compositions(n, k):
-    if k == 1:
-        yield (n,)
-        return
-    for i in range(n + 1):
-        for rest in compositions(n - i, k - 1):
-            yield (i,) + rest
 
 
 def labelled_law(f, M):

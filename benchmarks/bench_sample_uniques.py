@@ -28,21 +28,6 @@ from numeric import expected_unique_proportion, simulate_sample_uniques
 TARGET = 60.0   # seconds for the full example, one n
 
 
-def naive(N, n, n_keys, p_key, reps, seed):
-    """The example written directly: a dictionary of population counts, one np.unique per sample."""
-    rng = np.random.default_rng(seed)
-    cell = np.zeros(N, dtype=np.int64)
-    for j in range(n_keys):
-        cell |= (rng.random(N) < p_key).astype(np.int64) << j
-    F = Counter(cell.tolist())
-    props = []
-    for _ in range(reps):
-        vals, cnt = np.unique(cell[rng.choice(N, n, replace=False)], return_counts=True)
-        su = vals[cnt == 1]
-        props.append(sum(F[int(v)] == 1 for v in su) / len(su) if len(su) else np.nan)
-    return np.nanmean(props)
-
-
 def naive_per_sample(N, n, n_keys, p_key, reps, seed):
     """Seconds per sample of the naive loop (population and dictionary built outside the timing)."""
     rng = np.random.default_rng(seed)

@@ -442,6 +442,12 @@ def fit_loglinear(counts, design_matrix, pi, *, tol=1e-10, max_iter=100) -> Logl
                         counts=_frozen(f), pi=_frozen(pi))
 
 
+def _sum_over_uniques(measure, fit, counts, lam, pi) -> float:
+    """sum over the sample uniques of measure(lam_j, pi_j); 0.0 when there is none."""
+    lam, pi = _tau_terms(fit, counts, lam, pi)
+    return float(np.sum(measure(lam, pi))) if lam.size else 0.0
+
+
 def _tau_terms(fit, counts, lam, pi):
     """(lam, pi) of the sample uniques, from a converged fit or from explicit counts, lam, pi."""
     if fit is not None:
@@ -491,8 +497,7 @@ def tau1(fit=None, *, counts=None, lam=None, pi=None) -> float:
     >>> tau1(counts=[1, 1, 2, 0], lam=[0.0, 2.0, 5.0, 1.0], pi=0.5)   # e^0 + e^{-1}
     1.3678794411714...
     """
-    lam, pi = _tau_terms(fit, counts, lam, pi)
-    return float(np.sum(prob_population_unique(lam, pi))) if lam.size else 0.0
+    return _sum_over_uniques(prob_population_unique, fit, counts, lam, pi)
 
 
 @provenance("ss.tau2", "ss.expected_inverse_frequency")
@@ -505,20 +510,11 @@ def tau2(fit=None, *, counts=None, lam=None, pi=None) -> float:
     Source: 002_89b9dd341c0215c2.txt, Section 2.1 (Skinner and Shlomo, 2008); the source prints
     exp(+lam (1 - pi)), read with the minus sign (see :func:`numeric.expected_inverse_frequency`).
 
-    Call either ``tau2(fit)`` with a converged :class:`LoglinearFit` of :func:`fit_loglinear` (its
-    counts, lam_hat and pi are used), or ``tau2(counts=f, lam=lam, pi=pi)`` with explicit arrays
-    that broadcast together (counts nonnegative integers, lam >= 0 with +inf allowed, pi in (0, 1]);
-    mixing the two, or a fit with ``converged = False``, is refused naming ``fit``.  Cells with
-    f_j != 1 do not contribute (their lam may be anything valid).  Returns a float; 0.0 when there is
-    no sample unique.
-
-    Accuracy: each term to a few ulp (see :mod:`numeric.identification`), the sum of nonnegative
-    terms to a relative k * 2^-53 at worst.
+    Called, validated and accurate as :func:`tau1`: ``tau2(fit)`` or ``tau2(counts=f, lam=lam, pi=pi)``.
 
     >>> tau2(counts=[1, 1, 2, 0], lam=[0.0, 2.0, 5.0, 1.0], pi=0.5)   # 1 + (1 - e^{-1})
     1.6321205588285...
     """
-    lam, pi = _tau_terms(fit, counts, lam, pi)
-    return float(np.sum(expected_inverse_frequency(lam, pi))) if lam.size else 0.0
+    return _sum_over_uniques(expected_inverse_frequency, fit, counts, lam, pi)
 
 

@@ -780,7 +780,8 @@ def pram_certificate(M, n=None, sampling_prob=None, f=None):
       (p M[j~, j]): ``epsilon_sampled`` = ``epsilon`` for p > 0 (the 'nothing' row has ratio 1; the
       table attains the ratio when every unit is sampled) and 0 for p = 0; ``delta_sampled(eps)``
       = p delta_M(eps) (record level, a bound for the table); ``delta_floor_sampled`` = p
-      ``delta_floor`` (the floor of the table too, by the same f1, f2).
+      ``delta_floor``, an upper bound for the table's floor (attained by the same f1, f2; the tests
+      check equality by enumeration for N <= 3, the registry states the bound, ss.sampled_pram).
     * ``f`` (true counts, n = sum f >= 1): ``p_bad`` = Pr(f~ has a neighbour f2 of f with
       Pr(f~ | f2) = 0).  By the supply-demand theorem (Gale, 1957) f~ is possible under f2 iff
       f2(T) <= f~(N(T)) for every set T of true categories, N(T) = {j~ : M[j~, j] > 0 for some j in T};

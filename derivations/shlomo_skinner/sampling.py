@@ -47,41 +47,41 @@ def _units(Fs):
     return [j for j, Fj in enumerate(Fs) for _ in range(Fj)]
 
 
-def _counts(cells, sample):
-    out = [0] * K
-    for i in sample:
-        out[cells[i]] += 1
-    return tuple(out)
+def _sample_tally(Fs):
+    """{(n, f): number of samples of size n whose cell counts are f}, over every subset of the population."""
+    cells, tally = _units(Fs), {}
+    for n in range(len(cells) + 1):
+        for s in itertools.combinations(range(len(cells)), n):
+            c = [0] * K
+            for i in s:
+                c[cells[i]] += 1
+            tally[n, tuple(c)] = tally.get((n, tuple(c)), 0) + 1
+    return tally
+
+
+def _cell_values(Fs, c):
+    return {**dict(zip(F, Fs)), **dict(zip(fs, c))}
 
 
 def _srs_points():
     """Every population with N <= 6 over 3 cells, every n and every f: Pr by counting the samples."""
     for Fs in _POPULATIONS:
-        cells, N = _units(Fs), sum(Fs)
-        for n in range(N + 1):
-            tally: dict = {}
-            for s in itertools.combinations(range(N), n):
-                c = _counts(cells, s)
-                tally[c] = tally.get(c, 0) + 1
-            for c in itertools.product(*(range(Fj + 1) for Fj in Fs)):
-                if sum(c) == n:
-                    yield {**dict(zip(F, Fs)), **dict(zip(fs, c)),
-                           P_SRS: sp.Rational(tally.get(c, 0), comb(N, n))}
+        N, tally = sum(Fs), _sample_tally(Fs)
+        for c in itertools.product(*(range(Fj + 1) for Fj in Fs)):
+            n = sum(c)
+            yield {**_cell_values(Fs, c), P_SRS: sp.Rational(tally.get((n, c), 0), comb(N, n))}
 
 
 def _bernoulli_points():
     """Every population with N <= 6 over 3 cells, three values of p: Pr by summing p^|s| (1-p)^(N-|s|) over samples."""
     for Fs in _POPULATIONS:
-        cells, N = _units(Fs), sum(Fs)
+        N, tally = sum(Fs), _sample_tally(Fs)
         for q in _P_VALUES:
-            law: dict = {}
-            for n in range(N + 1):
-                for s in itertools.combinations(range(N), n):
-                    c = _counts(cells, s)
-                    law[c] = law.get(c, 0) + q**n * (1 - q)**(N - n)
             for c in itertools.product(*(range(Fj + 1) for Fj in Fs)):
-                yield {**dict(zip(F, Fs)), **dict(zip(fs, c)), p: sp.Rational(q.numerator, q.denominator),
-                       P_BER: sp.Rational(law[c].numerator, law[c].denominator)}
+                n = sum(c)
+                pr = tally.get((n, c), 0) * q**n * (1 - q)**(N - n)
+                yield {**_cell_values(Fs, c), p: sp.Rational(q.numerator, q.denominator),
+                       P_BER: sp.Rational(pr.numerator, pr.denominator)}
 
 
 _SCOPE_SRS = ("every population of N <= 6 units over 3 cells (cell counts <= 3), every n <= N and every f with "

@@ -24,6 +24,7 @@ import numpy as np
 import pytest
 
 import numeric.misclassification as mc
+from derivations.shlomo_skinner.misclassification import compositions
 from numeric import invariant_pram_matrix, misclassification_epsilon, pram_certificate, released_count_pmf
 from numeric._common import ParameterError
 
@@ -31,15 +32,6 @@ mp = mpmath.mp
 
 
 # == independent references ====================================================================================
-def compositions(n, k):
-    if k == 1:
-        yield (n,)
-        return
-    for i in range(n + 1):
-        for rest in compositions(n - i, k - 1):
-            yield (i,) + rest
-
-
 def records(f):
     """A database with counts f (category j repeated f_j times)."""
     return tuple(j for j, c in enumerate(f) for _ in range(c))
@@ -148,10 +140,8 @@ def table_max_ratio(laws, fs):
 
 
 def record_max_ratio(M):
-    kt, k = len(M), len(M[0])
     best = Fr(1)
-    for t in range(kt):
-        row = M[t]
+    for row in M:
         if any(row):
             if not all(row):
                 return math.inf
