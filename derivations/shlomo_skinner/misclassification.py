@@ -17,7 +17,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from ..engine.core import Claim, Proof, Source, all_of, cite, claim, erratum, finding, reading, zero
+from ..engine.core import Claim, Proof, Source, all_of, cite, claim, erratum, finding, reading
 from ..engine.proofs import conclude, conclude_evaluation, exhaust
 from .identification import DOC
 
@@ -84,6 +84,9 @@ def per_record_epsilon(M):
     return sp.Max(*(_row_spread(row) for row in M))
 
 
+EPSILON_M2 = per_record_epsilon(M2)      # the formula for the symbolic 2 x 2 matrix, built once
+
+
 # -- the per-record ratio (4) ----------------------------------------------------------------------------------
 _n_rec = sp.Symbol("n", integer=True, positive=True)
 _i = sp.Symbol("i", integer=True, positive=True)
@@ -105,17 +108,19 @@ E_TABLE = sp.Symbol(r"\varepsilon(\tilde{\mathbf f})", extended_real=True)
 _GRID = tuple(Fraction(i, 4) for i in range(5))
 
 
-def _table_epsilon(M, n):
-    """The maximum in (1) for the released table of n records: every ordered pair of neighbours, every outcome."""
-    k = len(M[0])
-    best = None
-    laws = {f: table_law(M, f) for f in compositions(n, k)}
+def table_laws(M, n):
+    """{f: law of the released table} for every count vector f of n records."""
+    return {f: table_law(M, f) for f in compositions(n, len(M[0]))}
+
+
+def law_epsilon(laws):
+    """The maximum in (1) over every ordered pair of neighbouring count vectors of ``laws`` and every outcome."""
+    best = -sp.oo
     for f1, law1 in laws.items():
         for f2 in neighbours(f1):
-            for ft, p1 in law1.items():
-                p2 = laws[f2].get(ft, 0)
-                val = sp.oo if p2 == 0 else sp.log(sp.Rational(p1) / sp.Rational(p2))
-                best = val if best is None or val > best else best
+            for o, p1 in law1.items():
+                p2 = laws[f2].get(o, 0)
+                best = max(best, sp.oo if not p2 else sp.log(sp.Rational(p1) / sp.Rational(p2)))
     return best
 
 
@@ -123,14 +128,14 @@ def _epsilon_points():
     for av, bv in itertools.product(_GRID, repeat=2):
         M = ((av, bv), (1 - av, 1 - bv))
         for n in (1, 2, 3):
-            yield {a: sp.Rational(av), b: sp.Rational(bv), _n_rec: n, E_TABLE: _table_epsilon(M, n)}
+            yield {a: sp.Rational(av), b: sp.Rational(bv), _n_rec: n, E_TABLE: law_epsilon(table_laws(M, n))}
 
 
 claim(id="ss.misclassification_epsilon",
       title="The epsilon of (1) for the released table f~ of n records is max over released categories j~ of "
             "[ln max_j M[j~, j] - ln min_j M[j~, j]] (infinite if a row has a zero and a positive entry; rows of "
             "zeros ignored): the paper's bound is attained",
-      source=S4, kind="identity", lhs=E_TABLE, rhs=per_record_epsilon(M2), conditions=UNIT,
+      source=S4, kind="identity", lhs=E_TABLE, rhs=EPSILON_M2, conditions=UNIT,
       enumeration=lambda c: exhaust(c, _epsilon_points(), scope=(
           "2 x 2 matrices M = [[a, b], [1 - a, 1 - b]], a, b in {0, 1/4, 1/2, 3/4, 1}, n in {1, 2, 3}; the "
           "maximum of (1) over every ordered pair of neighbouring f and every outcome, exact")),
@@ -186,8 +191,13 @@ def _count_pmf_points():
 
 
 # k = 2: a matrix a with column sums f and row sums f~ is fixed by u = a[1, 1] (records of category 1 kept)
-_MULTINOMIAL_SUM = sp.Sum(sp.binomial(_f1, _u) * a**_u * (1 - a)**(_f1 - _u)
-                          * sp.binomial(_f2, _t - _u) * b**(_t - _u) * (1 - b)**(_f2 - _t + _u),
+def _multinomial(n, *parts):
+    """n! / prod parts!: the number of ways to split n labelled records into groups of these sizes."""
+    return sp.factorial(n) / sp.Mul(*(sp.factorial(q) for q in parts))
+
+
+_MULTINOMIAL_SUM = sp.Sum(_multinomial(_f1, _u, _f1 - _u) * a**_u * (1 - a)**(_f1 - _u)
+                          * _multinomial(_f2, _t - _u, _f2 - _t + _u) * b**(_t - _u) * (1 - b)**(_f2 - _t + _u),
                           (_u, sp.Max(0, _t - _f2), sp.Min(_t, _f1)))
 
 def _binomial_pmf(n, p, k):
@@ -202,8 +212,6 @@ _CONVOLUTION = sp.Sum(_binomial_pmf(_f1, a, _u) * _binomial_pmf(_f2, b, _t - _u)
 def _convolution_proof(c: Claim) -> Proof:
     return all_of(cite("density_of_independent_sum", "f~_1 = U + V with U ~ Binomial(f_1, a) and V ~ Binomial(f_2, b) "
                        "independent (equation (4)): its pmf is the convolution sum"),
-                  zero(sp.binomial(_f1, _u) - sp.factorial(_f1) / (sp.factorial(_u) * sp.factorial(_f1 - _u)),
-                       "C(f_1, u) = f_1! / (u! (f_1 - u)!), the multinomial factor of column 1 (k = 2)"),
                   conclude(c))
 
 
@@ -291,11 +299,13 @@ erratum(
                        "2 - 2 I(M[j~,2] = 0) in {0, 2} for every M, and f~_3 = 0 equals 2 - 2 I(M[3,2] = 0) only if "
                        "M[3,2] = 0."),
     corrected=Claim(id="ss.not_bad_neighbour_law",
-                    title="At f^(1) = (0, 2, 0), f~ = (1, 1, 0), f^(2) = (0, 1, 1): Pr[f~ | f^(2)] = M[1,2] M[2,3] + "
-                          "M[2,2] M[1,3], summed over the labelled outcomes; it is 0 when column 3 puts no mass on "
-                          "{1, 2}, which the single-row test of row 3 does not see",
-                    source=S4_BAD, kind="identity", lhs=_labelled_prob(), rhs=_mm[1, 2] * _mm[2, 3] + _mm[2, 2] * _mm[1, 3],
-                    conditions=_COLUMNS),
+                    title="At f^(1) = (0, 2, 0), f~ = (1, 1, 0), f^(2) = (0, 1, 1): Pr[f~ | f^(2)], summed over the "
+                          "labelled outcomes, is at most (M[1,2] + M[2,2]) (M[1,3] + M[2,3]), so it is 0 whenever "
+                          "column 3 puts no mass on {1, 2}, whatever row 3 holds: a condition on a column, which the "
+                          "single-row test of 'bad' does not see",
+                    source=S4_BAD, kind="inequality", lhs=_labelled_prob(),
+                    rhs=(_mm[1, 2] + _mm[2, 2]) * (_mm[1, 3] + _mm[2, 3]), relation="<=", conditions=_COLUMNS,
+                    proof=conclude),
     explanation="'Not bad' tests each released category on its own; whether f~ is possible under f^(2) is a "
                 "transportation (Hall) condition on sets of categories. With M = [[1/3, 1/3, 0], [1/3, 1/3, 0], "
                 "[1/3, 1/3, 1]] (columns: true categories), f^(1) = (0, 2, 0) and f~ = (1, 1, 0): f~ is not bad and "
@@ -402,23 +412,13 @@ def recoding_matrix(k, merged):
                        for j2 in range(1, k + 1)) for j1 in range(1, k + 1))
 
 
-def _record_epsilon(M):
-    """The maximum in (1) for one record: +oo if some row has a positive and a zero entry, else the largest ln ratio."""
-    best = -sp.oo
-    for row in M:
-        for u, v in itertools.permutations(row, 2):
-            if u:
-                best = max(best, sp.oo if not v else sp.log(sp.Rational(u) / sp.Rational(v)))
-    return best
-
-
 def _recoding_points():
     for k in range(2, 8):
         for merged in range(1, k):
             M = recoding_matrix(k, merged)
             if any(sum(M[j1][j2] for j1 in range(k)) != 1 for j2 in range(k)):
                 raise AssertionError(f"the recoding matrix k={k}, a={merged} is not column-stochastic")
-            yield {_kr: k, _ar: merged, E_RECODE: _record_epsilon(M)}
+            yield {_kr: k, _ar: merged, E_RECODE: law_epsilon(table_laws(M, 1))}
 
 
 claim(id="ss.recoding_not_dp",
@@ -458,6 +458,9 @@ erratum(
 
 _eps_sw = sp.Symbol("epsilon", positive=True)
 _g1, _g2 = sp.symbols("f_1 f_2", integer=True, nonnegative=True)
+_h1, _h2 = sp.symbols(r"\tilde{f}_1 \tilde{f}_2", integer=True, nonnegative=True)
+_fc = sp.Symbol("f_c", integer=True, nonnegative=True)
+_ii, _ij = sp.symbols("I(x_i=c) I(x_{i'}=c)", integer=True, nonnegative=True)
 
 
 def _swap_law(ft1, ft2, f1, f2):
@@ -469,22 +472,24 @@ erratum(
     "ss.swap_dp",
     printed=Claim(id="ss.swap_dp.printed",
                   title="Section 4 as printed: random data swapping 'will guarantee epsilon-differential privacy': "
-                        "for the released counts, Pr[f~ | f^(1)] <= e^epsilon Pr[f~ | f^(2)] for some epsilon, at "
-                        "f~ = f^(1) = (f_1, f_2) and the neighbour f^(2) = (f_1 - 1, f_2 + 1)",
-                  source=S4_METHODS, kind="inequality", lhs=_swap_law(_g1, _g2, _g1, _g2),
-                  rhs=sp.exp(_eps_sw) * _swap_law(_g1, _g2, _g1 - 1, _g2 + 1), relation="<=",
-                  conditions=(sp.Ge(_g1, 1),), counterexample={_g1: 1, _g2: 1, _eps_sw: 1},
-                  note="Pr[f~ | f] = I(f~ = f) for swapping (a swap keeps the multiset of values): lhs is 1, rhs "
-                       "e^epsilon times 0."),
+                        "for the released counts f~, Pr[f~ | f^(1)] <= e^epsilon Pr[f~ | f^(2)] for some epsilon, with "
+                        "f^(1) = (f_1, f_2) and its neighbour f^(2) = (f_1 - 1, f_2 + 1), no count zero",
+                  source=S4_METHODS, kind="inequality", lhs=_swap_law(_h1, _h2, _g1, _g2),
+                  rhs=sp.exp(_eps_sw) * _swap_law(_h1, _h2, _g1 - 1, _g2 + 1), relation="<=",
+                  conditions=(sp.Ge(_g1, 2), sp.Ge(_g2, 1)),
+                  counterexample={_g1: 3, _g2: 2, _h1: 3, _h2: 2, _eps_sw: 1},
+                  note="Pr[f~ | f] = I(f~ = f) for swapping (ss.swap_dp_fails). At f^(1) = (3, 2), f^(2) = (2, 3) every "
+                       "entry of the paper's swap matrix is positive under both, and f~ = (3, 2) has probability 1 "
+                       "against 0."),
     corrected=Claim(id="ss.swap_dp_fails",
-                    title="Random data swapping releases the true counts, so at f~ = f^(1) the neighbour "
-                          "f^(2) = (f_1 - 1, f_2 + 1) gives Pr[f~ | f^(2)] = 0 < Pr[f~ | f^(1)] = 1: no finite "
-                          "epsilon satisfies (1)",
-                    source=S4_METHODS, kind="identity", lhs=_swap_law(_g1, _g2, _g1 - 1, _g2 + 1), rhs=0,
-                    conditions=(sp.Ge(_g1, 1),)),
+                    title="A swap of records i and i' leaves every count unchanged: the released count of category c "
+                          "is f_c - I(x_i = c) - I(x_i' = c) + I(x_i' = c) + I(x_i = c) = f_c, so Pr[f~ | f] = I(f~ = f) "
+                          "and neighbouring databases, whose counts differ, have disjoint laws: no finite epsilon",
+                    source=S4_METHODS, kind="identity",
+                    lhs=sp.Add(_fc, -_ii, -_ij, _ij, _ii, evaluate=False), rhs=_fc),
     explanation="A swap exchanges the values of two records, so the released counts equal the true ones: "
                 "Pr[f~ | f] = 1 if f~ = f and 0 otherwise. Neighbouring databases have different counts, so at "
-                "f~ = f^(1) the ratio in (1) is 1/0 for every epsilon (at f = (1, 1): 1 <= e^epsilon * 0 fails). "
+                "f~ = f^(1) the ratio in (1) is 1/0 for every epsilon (at f = (3, 2): 1 <= e^epsilon * 0 fails). "
                 "Swapping also does not misclassify records independently, so (4) does not apply to it, and the "
                 "matrix it is given depends on the data (ss.swap_matrix). The paper's conclusion holds for "
                 "independent misclassification with a positive matrix, a model of swapping rather than swapping "
@@ -505,12 +510,13 @@ erratum(
                   note="lhs: E[f~_1]/n = sum_j M[1, j] f_j / n by (3) and (4); the last two conditions are the two "
                        "components of v M = v, v = (v_1, 1 - v_1)."),
     corrected=Claim(id="ss.pram_invariance_columns",
-                    title="With M as in (3), E[f~_1] = n (M v')_1: summing Pr(x~_i = 1 | x_i) over the n v_1 records "
-                          "of category 1 and the n v_2 of category 2 gives n (M[1,1] v_1 + M[1,2] v_2), so invariance "
-                          "(E[f~/n] = v) is M v' = v' (2 x 2)",
-                    source=S4_METHODS, kind="identity", lhs=_nv * _v * a + _nv * (1 - _v) * b,
-                    rhs=_nv * (sp.Matrix([[a, b], [1 - a, 1 - b]]) * sp.Matrix([_v, 1 - _v]))[0],
-                    conditions=UNIT + (sp.Le(_v, 1),)),
+                    title="With M as in (3), the matrices with M v' = v' (2 x 2, 0 < v_1 < 1: second column "
+                          "M[1,2] = v_1 (1 - a) / (1 - v_1)) keep the proportions: E[f~_1]/n, the sum of "
+                          "Pr(x~_i = 1 | x_i) over the n v_1 records of category 1 and the n (1 - v_1) of category 2, "
+                          "divided by n, is v_1",
+                    source=S4_METHODS, kind="identity",
+                    lhs=(_nv * _v * a + _nv * (1 - _v) * (_v * (1 - a) / (1 - _v))) / _nv, rhs=_v,
+                    conditions=(sp.Le(a, 1), sp.Lt(_v, 1))),
     explanation="vM = v is the invariance condition for a PRAM matrix written by rows, P[k, l] = Pr(l | k) "
                 "(Gouweleeuw et al., 1998). Equation (3) writes M by columns, M[j1, j2] = Pr(x~ = j1 | x = j2), so "
                 "E[f~] = M f and invariance is M v' = v'. With M = [[1, 1/2], [0, 1/2]] and v = (1/2, 1/2), v M = v "
@@ -530,6 +536,9 @@ def record_profile(M, r):
     k = len(M[0])
     return sp.Max(*(sum((sp.Max(0, row[j1] - r * row[j2]) for row in M), sp.S.Zero)
                     for j1 in range(k) for j2 in range(k) if j1 != j2))
+
+
+PROFILE_M2 = record_profile(M2, R_EPS)   # delta_M(epsilon) of the symbolic 2 x 2 matrix, built once
 
 
 def record_floor(M):
@@ -561,21 +570,24 @@ def _matrices():
         yield ((av, bv), (1 - av, 1 - bv))
 
 
-def _profile_points():
+def _table_cases():
+    """Every 2 x 2 matrix of the grid, n in {1, 2, 3}, with the laws of the released table."""
     for M in _matrices():
         for n in (1, 2, 3):
-            laws = {f: table_law(M, f) for f in compositions(n, 2)}
-            for r in _R_VALUES:
-                yield {a: sp.Rational(M[0][0]), b: sp.Rational(M[0][1]), _n_rec: n, R_EPS: sp.Rational(r),
-                       D_TABLE: sp.Rational(_table_profile(laws, r))}
+            yield M, n, table_laws(M, n)
+
+
+def _profile_points():
+    for M, n, laws in _table_cases():
+        for r in _R_VALUES:
+            yield {a: sp.Rational(M[0][0]), b: sp.Rational(M[0][1]), _n_rec: n, R_EPS: sp.Rational(r),
+                   D_TABLE: sp.Rational(_table_profile(laws, r))}
 
 
 def _floor_points():
-    for M in _matrices():
-        for n in (1, 2, 3):
-            laws = {f: table_law(M, f) for f in compositions(n, 2)}
-            yield {a: sp.Rational(M[0][0]), b: sp.Rational(M[0][1]), _n_rec: n,
-                   FLOOR_TABLE: sp.Rational(_table_profile(laws, None))}
+    for M, n, laws in _table_cases():
+        yield {a: sp.Rational(M[0][0]), b: sp.Rational(M[0][1]), _n_rec: n,
+               FLOOR_TABLE: sp.Rational(_table_profile(laws, None))}
 
 
 _SCOPE_2x2 = "2 x 2 matrices with a, b in {0, 1/3, 2/3, 1}, n in {1, 2, 3}"
@@ -583,7 +595,7 @@ _SCOPE_2x2 = "2 x 2 matrices with a, b in {0, 1/3, 2/3, 1}, n in {1, 2, 3}"
 claim(id="ss.record_profile",
       title="The (epsilon, delta) profile of the released table of n records is at most the record profile "
             "delta_M(epsilon) = max over j1 != j2 of sum_j~ max(0, M[j~, j1] - e^epsilon M[j~, j2])",
-      source=S4, kind="inequality", lhs=D_TABLE, rhs=record_profile(M2, R_EPS), relation="<=",
+      source=S4, kind="inequality", lhs=D_TABLE, rhs=PROFILE_M2, relation="<=",
       conditions=UNIT + (sp.Ge(R_EPS, 1),),
       enumeration=lambda c: exhaust(c, _profile_points(), scope=_SCOPE_2x2 + ", e^epsilon in {1, 3/2, 3}; the "
                                     "hockey-stick divergence over every ordered pair of neighbouring f, exact"),
@@ -642,17 +654,7 @@ def _sampled_profile_points():
 def _sampled_epsilon_points():
     for M, N, p, laws in _sampled_cases():
         yield {a: sp.Rational(M[0][0]), b: sp.Rational(M[0][1]), _NS: N, _ps: sp.Rational(p),
-               E_SAMPLED: _law_epsilon(laws)}
-
-
-def _law_epsilon(laws):
-    best = -sp.oo
-    for f1, law1 in laws.items():
-        for f2 in neighbours(f1):
-            for o, p1 in law1.items():
-                p2 = laws[f2].get(o, 0)
-                best = max(best, sp.oo if not p2 else sp.log(sp.Rational(p1) / sp.Rational(p2)))
-    return best
+               E_SAMPLED: law_epsilon(laws)}
 
 
 _SCOPE_SAMPLED = ("2 x 2 matrices with a, b in {0, 1/3, 2/3, 1}, populations of N in {1, 2, 3} units, p in "
@@ -664,7 +666,7 @@ claim(id="ss.sampled_pram",
             "released table is at most p delta_M(epsilon), for every epsilon >= 0 (no response knowledge: the "
             "release does not say who was sampled)",
       source=Source(DOC, "Section 5 (the combined effect of sampling and perturbation, left to further work)"),
-      kind="inequality", lhs=D_SAMPLED, rhs=_ps * record_profile(M2, R_EPS), relation="<=",
+      kind="inequality", lhs=D_SAMPLED, rhs=_ps * PROFILE_M2, relation="<=",
       conditions=UNIT + (sp.Ge(R_EPS, 1), sp.Le(_ps, 1)),
       enumeration=lambda c: exhaust(c, _sampled_profile_points(), scope=_SCOPE_SAMPLED + ", e^epsilon in "
                                     "{1, 3/2, 3}"),
@@ -676,7 +678,7 @@ claim(id="ss.sampled_pram_epsilon",
       title="Bernoulli sampling does not lower the pure epsilon of misclassification: the released table of a "
             "sampled population has the epsilon of M (attained when every unit is sampled)",
       source=Source(DOC, "Section 5 (the combined effect of sampling and perturbation, left to further work)"),
-      kind="identity", lhs=E_SAMPLED, rhs=per_record_epsilon(M2), conditions=UNIT + (sp.Le(_ps, 1),),
+      kind="identity", lhs=E_SAMPLED, rhs=EPSILON_M2, conditions=UNIT + (sp.Le(_ps, 1),),
       enumeration=lambda c: exhaust(c, _sampled_epsilon_points(), scope=_SCOPE_SAMPLED),
       note="At f~ = N e_j~ (all N units sampled and released as j~) the laws of populations differing in one unit "
            "have ratio M[j~, j1] / M[j~, j2]; what sampling buys is in delta (ss.sampled_pram).")
