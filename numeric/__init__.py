@@ -10,11 +10,14 @@ from .bruteforce import delta_bruteforce
 from .ht import census_rse, ht_variance, simulate_rse
 from .ht_mechanism import (density_ratio, density_ratio_derivative, ht_atoms, laplace_mechanism_delta,
                            mixture_density)
+from . import krandomization as _krandomization, shuffle_rr as _shuffle_rr
 from . import loglinear as _loglinear, misclassification as _misclassification, sampling as _sampling
 from .identification import expected_inverse_frequency, prob_population_unique
 from .loglinear import *  # noqa: F401,F403  (names in numeric.loglinear.__all__)
 from .misclassification import *  # noqa: F401,F403
 from .sampling import *  # noqa: F401,F403
+from .krandomization import *  # noqa: F401,F403
+from .shuffle_rr import *  # noqa: F401,F403
 from .laplace import (bias_correction, laplace_cdf, laplace_mgf, laplace_pdf, log_laplace_mean,
                       log_laplace_variance)
 from .profile import (SRS, Bernoulli, BinaryDomain, ExplicitDesign, FiniteDomain, WorstPair,
@@ -33,3 +36,4 @@ __all__ = ["Bernoulli", "BinaryDomain", "ExplicitDesign", "FiniteDomain", "SRS",
            "log_laplace_mean", "log_laplace_variance", "mixture_density", "simulate_rse", "srs_binary_delta0",
            "srs_binary_epsilon0", "srs_binary_log_pmf", "srs_binary_pmf_ratio"]
 __all__ += _loglinear.__all__ + _misclassification.__all__ + _sampling.__all__
+__all__ += _krandomization.__all__ + _shuffle_rr.__all__

@@ -1,0 +1,2 @@
+"""Stub (being written)."""
+__all__: list[str] = []
