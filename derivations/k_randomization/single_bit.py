@@ -1,1 +1,700 @@
-"""Stub: claims of 003_6dfa2dbc38b4b249.txt (being written)."""
+"""Section 3: the privacy ratio, its conditioning form (3.1), and the single-bit count A_n(m) (Section 3.1).
+
+Source: ``003_6dfa2dbc38b4b249.txt``, Section 3 (display (3.1)) and Section 3.1 (3.1.1 recursions (3.2),
+(3.3) and the cdf recursions; 3.1.2 mean, variance, cdf differences and sandwiches; 3.1.3 quantiles).
+
+*General L (Section 3).*  The conditioning identity behind (3.1) and the two printed expressions of the
+privacy ratio are checked against an exact enumeration of every collection and every synthetic collection
+of a few records (CHECKED on the stated scope); the first printed expression carries x_1' in numerator
+and denominator (a ratio identically 1) and is read with x_1 in the denominator (a reading).
+
+*L = 1 (Section 3.1).*  With m of the n records equal to 1, the generating function of the count is
+
+    G_{n,m}(z) = E z^{A_n(m)} = (q + p z)^m (p + q z)^{n-m},
+
+the product of the records' generating functions.  Every general statement of 3.1 is proved on
+generating functions: equal power series have equal coefficients, so an identity of generating
+functions is the identity of the pmfs at every s (and of the cdfs at every integer k, whose generating
+function is G(z)/(1 - z)); a cdf of an integer-valued count is constant between integers, so the
+cdf identities hold for real x through k = floor(x).  Statements that need p + q = 1 are written with
+p = 1 - q or with the weaker condition they use (p < 1).
+"""
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from math import comb
+
+import sympy as sp
+
+from ..engine.core import (Claim, Proof, Source, all_of, cite, citation, claim, mechanical, reading,
+                           zero)
+from ..engine.proofs import Parametrization, conclude, exhaust
+from .common import DOC, m, n, p, q, s
+
+S3 = Source(DOC, "Section 3, the privacy ratio pi(s; x, x') and display (3.1)")
+S31 = Source(DOC, "Section 3.1, the case L = 1: A_n(m) and the reduction to pi(s; m)")
+S311 = Source(DOC, "Section 3.1.1, recursions (3.2), (3.3), the bullets after them and the cdf recursions")
+S312 = Source(DOC, "Section 3.1.2, mean, variance, the two cdf differences and the sandwich inequalities")
+S313 = Source(DOC, "Section 3.1.3, quantiles: tau_n(m) in {tau_n(m-1), tau_n(m-1) + 1}")
+
+citation("pgf_of_independent_sum", "Generating function of a sum of independent integer-valued variables",
+         "If X and Y are independent with values in {0, 1, ...} and generating functions A(z) = E z^X and "
+         "B(z) = E z^Y, then X + Y has generating function A(z) B(z); its law is the convolution of theirs.",
+         "W. Feller, An Introduction to Probability Theory and Its Applications I, 3rd ed. (1968), Ch. XI, "
+         "Sec. 2 (convolutions).")
+citation("power_series_coefficients", "Equal power series have equal coefficients",
+         "Two power series (in particular polynomials, or a polynomial divided by 1 - z) that agree on an "
+         "interval of z have the same coefficients; a law on {0, 1, ...} is determined by its generating "
+         "function, and P[X = k] is the coefficient of z^k.",
+         "W. Feller, An Introduction to Probability Theory and Its Applications I, 3rd ed. (1968), Ch. XI, "
+         "Sec. 1; W. Rudin, Principles of Mathematical Analysis, 3rd ed. (1976), Thm 8.5 (uniqueness of "
+         "power series).")
+citation("cdf_generating_function", "Generating function of a distribution function",
+         "For X with values in {0, 1, ...} and generating function G, sum_{k>=0} P[X <= k] z^k = G(z)/(1 - z) "
+         "(|z| < 1), and P[X <= x] = P[X <= floor(x)] for every real x (P[X <= x] = 0 for x < 0).",
+         "W. Feller, An Introduction to Probability Theory and Its Applications I, 3rd ed. (1968), Ch. XI, "
+         "Sec. 1, Thm 1 (the tail generating function (1 - G(z))/(1 - z)).")
+citation("pgf_moments", "Moments from the generating function",
+         "For X with values in {0, ..., n} and generating function G: E X = G'(1) and "
+         "Var X = G''(1) + G'(1) - G'(1)^2.",
+         "W. Feller, An Introduction to Probability Theory and Its Applications I, 3rd ed. (1968), Ch. XI, "
+         "Sec. 1, (1.9)-(1.10).")
+
+z = sp.Symbol("z", positive=True)
+x_real = sp.Symbol("x", real=True)
+
+
+def count_pgf(nn, mm, zz=z):
+    """G_{n,m}(z) = E z^{A_n(m)}: m records equal to 1 (each reported 1 with probability p) and n - m equal to 0
+    (each reported 1 with probability q)."""
+    return (q + p * zz)**mm * (p + q * zz)**(nn - mm)
+
+
+def cdf_gf(nn, mm):
+    """sum_k F_{n,m}(k) z^k = G_{n,m}(z)/(1 - z), F_{n,m}(x) = P[A_n(m) <= x]."""
+    return count_pgf(nn, mm) / (1 - z)
+
+
+def _floor_shift() -> Proof:
+    """floor(x - 1) = floor(x) - 1 and floor(x + 1) = floor(x) + 1 for real x: the cdf identities at real x are
+    the identities at the integer floor(x)."""
+    gap = sp.Abs(sp.floor(x_real - 1) - sp.floor(x_real) + 1) + sp.Abs(sp.floor(x_real + 1) - sp.floor(x_real) - 1)
+    return zero(gap, "floor(x -+ 1) = floor(x) -+ 1 for every real x, so F(x -+ 1) = F(floor(x) -+ 1)")
+
+
+def _coefficients(how: str) -> Proof:
+    return cite("power_series_coefficients", how)
+
+
+# ======================================================================================================
+# Section 3: the privacy ratio and (3.1), general L, by exact enumeration
+# ======================================================================================================
+_Q_GRID = (Fraction(1, 5), Fraction(1, 3))
+_SMALL = ((1, 1), (2, 1), (3, 1), (4, 1), (1, 2), (2, 2), (3, 2), (1, 3))   # (n, L) enumerated
+
+
+def _bit_vectors(L):
+    """D = {0,1}^L with d_1 = (1, ..., 1) first and d_{2^L} = (0, ..., 0) last, as in Section 2.2."""
+    return sorted(itertools.product((0, 1), repeat=L), reverse=True)
+
+
+def _record_law(x, qq):
+    """{y: P[R(x) = y]} for one record: every bit kept with probability 1 - q, flipped with probability q."""
+    law = {}
+    for y in itertools.product((0, 1), repeat=len(x)):
+        pr = Fraction(1)
+        for b, c in zip(x, y):
+            pr *= (1 - qq) if b == c else qq
+        law[y] = pr
+    return law
+
+
+def _count_law(records, D, qq):
+    """{counts s: P[A(x) = s]}: every synthetic collection y of the records (independent records), counted by Phi."""
+    index = {d: j for j, d in enumerate(D)}
+    laws = [_record_law(x, qq) for x in records]
+    out = {}
+    for ys in itertools.product(*(list(law.items()) for law in laws)):
+        pr = Fraction(1)
+        counts = [0] * len(D)
+        for y, py in ys:
+            pr *= py
+            counts[index[y]] += 1
+        out[tuple(counts)] = out.get(tuple(counts), 0) + pr
+    return out
+
+
+def _support(nn, K):
+    """S_n: every vector of K counts summing to n."""
+    return [c for c in itertools.product(range(nn + 1), repeat=K) if sum(c) == nn]
+
+
+def _unit(j, K):
+    return tuple(int(i == j) for i in range(K))
+
+
+def _minus(s_vec, e):
+    return tuple(a - b for a, b in zip(s_vec, e))
+
+
+def _rat(x):
+    return sp.Rational(x.numerator, x.denominator)
+
+
+def _cases():
+    """Every (n, L) of _SMALL, q of the grid, collection x in D^n and s in S_n, with the laws needed."""
+    for (nn, L), qq in itertools.product(_SMALL, _Q_GRID):
+        D = _bit_vectors(L)
+        K = len(D)
+        for x in itertools.product(D, repeat=nn):
+            yield nn, L, qq, D, K, x
+
+
+P_JOINT = sp.Symbol(r"\mathsf{P}[A(\mathbf{x}) = \mathbf{s}]", nonnegative=True)
+P_COND = sp.Symbol(r"\sum_j \mathsf{P}[R(x_1) = d_j]\,\mathsf{P}[A(\tilde{\mathbf{x}}) = \mathbf{s} - \mathbf{i}_j]",
+                   nonnegative=True)
+P_A1 = sp.Symbol(r"\mathsf{P}[A(x_1) = \mathbf{i}_j]", nonnegative=True)
+P_R1 = sp.Symbol(r"\mathsf{P}[R(x_1) = d_j]", nonnegative=True)
+P_MIN = sp.Symbol(r"\min_{\mathbf{x}, \mathbf{s} \in \mathcal{S}_n} \mathsf{P}[A(\mathbf{x}) = \mathbf{s}]", nonnegative=True)
+PI_ENUM = sp.Symbol(r"\pi(\mathbf{s}; \mathbf{x}, \mathbf{x}')", positive=True)
+PI_R = sp.Symbol(r"\frac{\sum_j \mathsf{P}[R(x_1') = d_j] \mathsf{P}[A(\tilde{\mathbf{x}}) = \mathbf{s} - \mathbf{i}_j]}"
+                 r"{\sum_j \mathsf{P}[R(x_1) = d_j] \mathsf{P}[A(\tilde{\mathbf{x}}) = \mathbf{s} - \mathbf{i}_j]}",
+                 positive=True)
+PI_A = sp.Symbol(r"\frac{\sum_j \mathsf{P}[A(x_1') = \mathbf{i}_j] \mathsf{P}[A(\tilde{\mathbf{x}}) = \mathbf{s} - \mathbf{i}_j]}"
+                 r"{\sum_j \mathsf{P}[A(x_1) = \mathbf{i}_j] \mathsf{P}[A(\tilde{\mathbf{x}}) = \mathbf{s} - \mathbf{i}_j]}",
+                 positive=True)
+
+_SCOPE_S3 = ("(n, L) in {(1..4, 1), (1..3, 2), (1, 3)}, q in {1/5, 1/3}, every collection x in D^n and every s in "
+             "S_n; laws by enumerating every synthetic collection, exact rationals")
+_SCOPE_RATIO = ("(n, L) in {(2..4, 1), (2..3, 2)}, q in {1/5, 1/3}, every collection x in D^n, every x_1' != x_1 and "
+                "every s in S_n; laws by enumerating every synthetic collection, exact rationals")
+
+
+def _conditioned_sum(weights, rest, s_vec, K):
+    """sum_j w_j P[A(x~) = s - i_j] (terms with a negative count are 0)."""
+    return sum(weights[j] * rest.get(_minus(s_vec, _unit(j, K)), 0) for j in range(K))
+
+
+def _support_points():
+    for nn, L, qq, D, K, x in _cases():
+        law = _count_law(x, D, qq)
+        yield {P_MIN: _rat(min(law.get(c, Fraction(0)) for c in _support(nn, K)))}
+
+
+claim(id="kr.support_positive",
+      title="pi is well defined: P[A(x) = s] > 0 for every collection x in D^n and every s in S_n",
+      source=S3, kind="inequality", relation=">", lhs=P_MIN, rhs=0,
+      enumeration=lambda c: exhaust(c, _support_points(), scope=_SCOPE_S3),
+      note="By (2.1) P[A(x) = s] is a sum of positive terms p^(nL - delta) q^delta over the synthetic "
+           "collections y with Phi(y) = s, and for s in S_n there is at least one (d_1 repeated s_1 times, "
+           "..., d_{2^L} repeated s_{2^L} times); the check computes the minimum exactly.")
+
+
+def _record_points():
+    for L in (1, 2, 3):
+        D = _bit_vectors(L)
+        K = len(D)
+        for qq in _Q_GRID:
+            for x1 in D:
+                a_law = _count_law([x1], D, qq)
+                r_law = _record_law(x1, qq)
+                for j, d in enumerate(D):
+                    yield {P_A1: _rat(a_law.get(_unit(j, K), Fraction(0))), P_R1: _rat(r_law[d])}
+
+
+claim(id="kr.record_count_law",
+      title="(3.1): for one record, P[A(x_1) = i_j] = P[R(x_1) = d_j] for every x_1 in D and every j",
+      source=S3, kind="identity", lhs=P_A1, rhs=P_R1,
+      enumeration=lambda c: exhaust(c, _record_points(), scope=(
+          "L in {1, 2, 3}, q in {1/5, 1/3}, every record x_1 in {0,1}^L and every j = 1..2^L; A(x_1) by "
+          "counting the enumerated reports, exact rationals")),
+      note="Phi of a single report y is i_j exactly when y = d_j. This turns the first expression of (3.1) "
+           "into the second.")
+
+
+def _conditioning_points():
+    for nn, L, qq, D, K, x in _cases():
+        if nn < 2:
+            continue
+        law = _count_law(x, D, qq)
+        rest = _count_law(x[1:], D, qq)
+        r1 = _record_law(x[0], qq)
+        weights = [r1[d] for d in D]
+        for c in _support(nn, K):
+            yield {P_JOINT: _rat(law.get(c, Fraction(0))), P_COND: _rat(_conditioned_sum(weights, rest, c, K))}
+
+
+claim(id="kr.conditioning",
+      title="(3.1), conditioning on the first record: P[A(x) = s] = sum_j P[R(x_1) = d_j] P[A(x~) = s - i_j] "
+            "(x~ = (x_2, ..., x_n))",
+      source=S3, kind="identity", lhs=P_JOINT, rhs=P_COND,
+      enumeration=lambda c: exhaust(c, _conditioning_points(), scope=_SCOPE_RATIO.replace(", every x_1' != x_1", "")),
+      note="A(x) = Phi(R(x_1)) + A(x~) with independent terms, and Phi(R(x_1)) = i_j exactly when R(x_1) = d_j. "
+           "Numerator and denominator of pi are this sum for x_1' and x_1.")
+
+
+def _ratio_points(expression):
+    """pi(s; x, x') for every neighbour x' = (x_1', x~) against the printed expression (second, or the first
+    as read)."""
+    for nn, L, qq, D, K, x in _cases():
+        if nn < 2:
+            continue
+        law = _count_law(x, D, qq)
+        rest = _count_law(x[1:], D, qq)
+        for x1p in D:
+            if x1p == x[0]:
+                continue
+            law_p = _count_law((x1p,) + x[1:], D, qq)
+            if expression == "R":
+                num_w = [_record_law(x1p, qq)[d] for d in D]
+                den_w = [_record_law(x[0], qq)[d] for d in D]
+            else:
+                num_w = [_count_law([x1p], D, qq).get(_unit(j, K), Fraction(0)) for j in range(K)]
+                den_w = [_count_law([x[0]], D, qq).get(_unit(j, K), Fraction(0)) for j in range(K)]
+            for c in _support(nn, K):
+                pi = law_p[c] / law[c]
+                printed = _conditioned_sum(num_w, rest, c, K) / _conditioned_sum(den_w, rest, c, K)
+                yield {PI_ENUM: _rat(pi), (PI_R if expression == "R" else PI_A): _rat(printed)}
+
+
+claim(id="kr.ratio_conditioning",
+      title="(3.1), second expression: pi(s; x, x') = sum_j P[R(x_1') = d_j] P[A(x~) = s - i_j] / "
+            "sum_j P[R(x_1) = d_j] P[A(x~) = s - i_j]",
+      source=S3, kind="identity", lhs=PI_ENUM, rhs=PI_R,
+      enumeration=lambda c: exhaust(c, _ratio_points("R"), scope=_SCOPE_RATIO),
+      note="kr.conditioning applied to the numerator (x_1') and to the denominator (x_1).")
+
+claim(id="kr.ratio_conditioning_read",
+      title="(3.1), first expression as read (x_1 in the denominator): pi(s; x, x') = "
+            "sum_j P[A(x_1') = i_j] P[A(x~) = s - i_j] / sum_j P[A(x_1) = i_j] P[A(x~) = s - i_j]",
+      source=S3, kind="identity", lhs=PI_ENUM, rhs=PI_A,
+      enumeration=lambda c: exhaust(c, _ratio_points("A"), scope=_SCOPE_RATIO),
+      note="Read with x_1 in the denominator (kr.reading.ratio_denominator); with kr.record_count_law it is the "
+           "second expression.")
+
+reading("kr.reading.ratio_denominator", S3,
+        printed="pi(s; x~, x_1, x_1') = sum_j P[A(x_1') = i_j] P[A(x~) = s - i_j] / "
+                "sum_j P[A(x_1') = i_j] P[A(x~) = s - i_j] = ...",
+        reading="the denominator of the first expression has x_1: sum_j P[A(x_1) = i_j] P[A(x~) = s - i_j]",
+        why="As printed, numerator and denominator are the same sum, so the first expression is 1 for every s, "
+            "whereas pi is not (n = 1, L = 1, x_1 = 0, x_1' = 1, s = (1, 0): pi = P[R(1) = 1] / P[R(0) = 1] = "
+            "p/q). The definition of pi puts x' (x_1') in the numerator and x (x_1) in the denominator, and the "
+            "second expression of the same display has R(x_1') over R(x_1): one prime is missing.",
+        alternatives="x_1' in the denominator and x_1 in the numerator would give 1/pi, contradicting the "
+                     "definition and the second expression; reading both sums with x_1 gives 1 again. Only "
+                     "the reading taken makes the display an identity (kr.ratio_conditioning_read).",
+        claims=("kr.ratio_conditioning_read",))
+
+# ======================================================================================================
+# Section 3.1: L = 1, the count A_n(m)
+# ======================================================================================================
+j_ = sp.Symbol("j", integer=True, nonnegative=True)
+k_ = sp.Symbol("k", integer=True, nonnegative=True)
+u = sp.Symbol("u", positive=True)          # p - q
+
+
+def _binomial_pgf(trials, success, failure, idx, zz):
+    """E zz^Bin(trials, success) = sum_j C(trials, j) success^j failure^(trials - j) zz^j, unevaluated."""
+    return sp.Sum(sp.binomial(trials, idx) * success**idx * failure**(trials - idx) * zz**idx, (idx, 0, trials))
+
+
+z1, z2 = sp.symbols("z_1 z_0", positive=True)
+w1, w2 = sp.symbols("w_1 w_0", positive=True)
+
+claim(id="kr.count_law",
+      title="L = 1, x in D^n_m: the numbers B_1, B_0 of reported 1s among the m records equal to 1 and the n - m "
+            "equal to 0 have joint generating function E z_1^B_1 z_0^B_0 = (q + p z_1)^m (p + q z_0)^(n-m) = "
+            "[sum_j C(m, j) p^j q^(m-j) z_1^j] [sum_k C(n-m, k) q^k p^(n-m-k) z_0^k]: B_1 ~ Bin(m, p) and "
+            "B_0 ~ Bin(n - m, q) independent, so A_n(m) = B_1 + B_0 ~ Bin(m, p) + Bin(n - m, q) with generating "
+            "function G_{n,m}(z) (z_1 = z_0 = z)",
+      source=S31, kind="identity",
+      lhs=(q + p * z1)**m * (p + q * z2)**(n - m),
+      rhs=_binomial_pgf(m, p, q, j_, z1) * _binomial_pgf(n - m, q, p, k_, z2),
+      conditions=(sp.Le(m, n), sp.Lt(z1, q / p), sp.Lt(z2, p / q)),
+      proof=lambda c: all_of(
+          cite("pgf_of_independent_sum", "the records are randomized independently; a record equal to 1 contributes "
+                                         "the factor E z_1^I(R(1) = 1) = q + p z_1, one equal to 0 the factor "
+                                         "E z_0^I(R(0) = 1) = p + q z_0"),
+          _coefficients("both sides are polynomials in (z_1, z_0) that agree on 0 < z_1 < q/p, 0 < z_0 < p/q, so "
+                        "the joint law of (B_1, B_0) is the product of the two binomial laws"),
+          conclude(c, Parametrization({z1: q / (p * (1 + w1)), z2: p / (q * (1 + w2))},
+                                      {w1: q / (p * z1) - 1, w2: p / (q * z2) - 1}))),
+      note="The binomial sums are evaluated in closed form on the stated box (where SymPy's summation applies); the "
+           "identity of polynomials extends to every (z_1, z_0). The law of A(x) = (A_n(m), n - A_n(m)) depends on x "
+           "only through m = |x|; G_{n,m}(z) = (q + p z)^m (p + q z)^(n-m) is the generating function used below.")
+
+P_COUNT = sp.Symbol(r"\mathsf{P}[A(\mathbf{x}) = (s, n - s)]", nonnegative=True)
+
+
+def _convolution_pmf(nn, mm, ss):
+    """P[Bin(m, p) + Bin(n - m, q) = s] = sum_j C(m, j) p^j q^(m-j) C(n-m, s-j) q^(s-j) p^(n-m-s+j), unevaluated."""
+    return sp.Sum(sp.binomial(mm, j_) * p**j_ * q**(mm - j_) * sp.binomial(nn - mm, ss - j_) * q**(ss - j_)
+                  * p**(nn - mm - ss + j_), (j_, 0, ss))
+
+
+def _count_law_points():
+    """Every x in {0,1}^n, n <= 5, every s: P[A(x) = (s, n-s)] from every synthetic collection y in {0,1}^n."""
+    D = _bit_vectors(1)
+    for nn in range(1, 6):
+        for qq in _Q_GRID:
+            for x in itertools.product(D, repeat=nn):
+                law = _count_law(x, D, qq)
+                mm = sum(b for (b,) in x)
+                for ss in range(nn + 1):
+                    yield {n: nn, m: mm, s: ss, q: _rat(qq), p: _rat(1 - qq),
+                           P_COUNT: _rat(law.get((ss, nn - ss), Fraction(0)))}
+
+
+claim(id="kr.count_law_enumerated",
+      title="L = 1: for every x in D^n_m, P[A(x) = (s, n - s)] = sum_j C(m, j) p^j q^(m-j) C(n-m, s-j) q^(s-j) "
+            "p^(n-m-s+j), the law of Bin(m, p) + Bin(n - m, q) (p = 1 - q)",
+      source=S31, kind="identity", lhs=P_COUNT, rhs=_convolution_pmf(n, m, s),
+      conditions=(sp.Le(m, n), sp.Le(s, n)),
+      enumeration=lambda c: exhaust(c, _count_law_points(), scope=(
+          "n <= 5, q in {1/5, 1/3}, every x in {0,1}^n and every s = 0..n; the left side from every synthetic "
+          "collection y in {0,1}^n, exact rationals")),
+      note="The enumeration is of the collections themselves (kr.count_law is the symbolic statement).")
+
+x1, x1p = sp.symbols("x_1 x_1'", integer=True, nonnegative=True)
+_x = sp.IndexedBase("x", integer=True, nonnegative=True)
+i_ = sp.Symbol("i", integer=True, positive=True)
+_REST_ONES = sp.Sum(_x[i_], (i_, 2, n))
+
+claim(id="kr.neighbour_counts",
+      title="L = 1: if x, x' differ in one row (x_1 != x_1') then |x'| - |x| = x_1' - x_1 is -1 or 1, so "
+            "x in D^n_m implies x' in D^n_{m-1} u D^n_{m+1}: (|x'| - |x|)^2 = 1 for x_1, x_1' in {0, 1}",
+      source=S31, kind="identity",
+      lhs=((x1p + _REST_ONES) - (x1 + _REST_ONES))**2, rhs=1,
+      conditions=(sp.Le(x1, 1), sp.Le(x1p, 1), sp.Ne(x1, x1p)),
+      finite=True,
+      enumeration=lambda c: exhaust(c, ({x1: a, x1p: 1 - a} for a in (0, 1))),
+      note="The records x_2..x_n are shared, so their count cancels; the statement ranges over the two pairs "
+           "(x_1, x_1') = (0, 1), (1, 0).")
+
+# pi((s, n-s); x, x') with x in D_m: the law of A(x') is that of A_n(m + x_1' - x_1) (kr.count_law)
+_P_SHIFT = sp.Function(r"\mathsf{P}[A_n(m + \cdot) = s]")   # k -> P[A_n(m + k) = s], any n, m, s
+
+
+def _pi_shift(k):
+    """pi(s; m + k) = P[A_n(m + k) = s] / P[A_n(m + k + 1) = s]."""
+    return _P_SHIFT(k) / _P_SHIFT(k + 1)
+
+
+claim(id="kr.ratio_reduction",
+      title="L = 1, x in D^n_m: pi((s, n-s); x, x') = P[A_n(m + x_1' - x_1) = s] / P[A_n(m) = s] equals "
+            "pi(s; m-1) if x_1 = 1 and pi(s; m)^(-1) if x_1 = 0 (x_1' = 1 - x_1), for every n, m, s",
+      source=S31, kind="identity",
+      lhs=_P_SHIFT((1 - x1) - x1) / _P_SHIFT(0),
+      rhs=sp.Piecewise((_pi_shift(-1), sp.Eq(x1, 1)), (sp.Pow(_pi_shift(0), -1, evaluate=False), True)),
+      conditions=(sp.Le(x1, 1),),
+      finite=True,
+      enumeration=lambda c: exhaust(c, ({x1: a} for a in (0, 1))),
+      note="The function k -> P[A_n(m + k) = s] stands for the pmf at any n, m, s; by kr.count_law the law of "
+           "A(x') depends on x' only through |x'| = m + x_1' - x_1 (kr.neighbour_counts). The statement ranges "
+           "over x_1 in {0, 1}.")
+
+# -- 3.1.1: recursions (3.2), (3.3) --------------------------------------------------------------------------
+
+
+def _boundary_one() -> Proof:
+    """(3.2)'s conventions: the first term has no z^0 coefficient (s = 0), and G_{n-1,m-1} has degree n - 1, so its
+    coefficient of z^n is 0 (s = n)."""
+    low = (p * z * count_pgf(n - 1, m - 1)).subs(z, 0)
+    degree = (m - 1) + ((n - 1) - (m - 1))
+    return all_of(mechanical(low == 0, f"s = 0: p z G_(n-1,m-1)(z) at z = 0 is {low}, so the first term is 0"),
+                  zero(degree - (n - 1), "s = n: G_(n-1,m-1) is a polynomial of degree (m-1) + (n-m) = n - 1, "
+                                         "so P[A_(n-1)(m-1) = n] = 0"))
+
+
+def _boundary_zero() -> Proof:
+    low = (q * z * count_pgf(n - 1, m)).subs(z, 0)
+    degree = m + ((n - 1) - m)
+    return all_of(mechanical(low == 0, f"s = 0: q z G_(n-1,m)(z) at z = 0 is {low}, so the first term is 0"),
+                  zero(degree - (n - 1), "s = n: G_(n-1,m) has degree m + (n-1-m) = n - 1, so P[A_(n-1)(m) = n] = 0"))
+
+
+claim(id="kr.recursion_one",
+      title="(3.2): for m >= 1, P[A_n(m) = s] = p P[A_{n-1}(m-1) = s-1] + q P[A_{n-1}(m-1) = s] for every s = 0..n "
+            "(the first term 0 at s = 0, the last at s = n): G_{n,m}(z) = p z G_{n-1,m-1}(z) + q G_{n-1,m-1}(z)",
+      source=S311, kind="identity",
+      lhs=count_pgf(n, m), rhs=p * z * count_pgf(n - 1, m - 1) + q * count_pgf(n - 1, m - 1),
+      conditions=(sp.Ge(m, 1), sp.Le(m, n)),
+      proof=lambda c: all_of(
+          _coefficients("the coefficient of z^s on the left is P[A_n(m) = s], on the right "
+                        "p P[A_(n-1)(m-1) = s-1] + q P[A_(n-1)(m-1) = s]"),
+          _boundary_one(), conclude(c)),
+      note="A_n(m) ~ Ber(p) + A_{n-1}(m-1) (one original 1 conditioned on): its generating function is "
+           "(q + p z) G_{n-1,m-1}(z) (pgf_of_independent_sum, kr.count_law).")
+
+claim(id="kr.recursion_zero",
+      title="(3.3): for m <= n - 1, P[A_n(m) = s] = q P[A_{n-1}(m) = s-1] + p P[A_{n-1}(m) = s] for every s = 0..n "
+            "(the first term 0 at s = 0, the last at s = n): G_{n,m}(z) = q z G_{n-1,m}(z) + p G_{n-1,m}(z)",
+      source=S311, kind="identity",
+      lhs=count_pgf(n, m), rhs=q * z * count_pgf(n - 1, m) + p * count_pgf(n - 1, m),
+      conditions=(sp.Le(m, n - 1),),
+      proof=lambda c: all_of(
+          _coefficients("the coefficient of z^s on the left is P[A_n(m) = s], on the right "
+                        "q P[A_(n-1)(m) = s-1] + p P[A_(n-1)(m) = s]"),
+          _boundary_zero(), conclude(c)),
+      note="A_n(m) ~ Ber(q) + A_{n-1}(m) (one original 0 conditioned on).")
+
+# -- the bullets after (3.3) ------------------------------------------------------------------------------------
+v = sp.Symbol("v", positive=True)          # 1/p - 1 > 0
+
+claim(id="kr.pmf_zero_decreases",
+      title="Bullet after (3.3): for m <= n - 1, P[A_n(m) = 0] = q^m p^(n-m) <= q^m p^(n-1-m) = P[A_{n-1}(m) = 0] "
+            "(p = 1 - q < 1)",
+      source=S311, kind="inequality", relation="<=",
+      lhs=count_pgf(n, m, 0), rhs=count_pgf(n - 1, m, 0),
+      conditions=(sp.Le(m, n - 1), sp.Lt(p, 1)),
+      proof=lambda c: all_of(
+          _coefficients("P[A_n(m) = 0] = G_(n,m)(0)"),
+          zero(count_pgf(n, m, 0) - p * count_pgf(n - 1, m, 0), "(3.3) at s = 0: P[A_n(m) = 0] = p P[A_(n-1)(m) = 0]"),
+          conclude(c, Parametrization({p: 1 / (1 + v)}, {v: 1 / p - 1}),
+                   certificate=-(1 - p) * q**m * p**(n - 1 - m))),
+      note="lhs - rhs = -(1 - p) q^m p^(n-1-m) = -q^(m+1) p^(n-1-m) with p = 1 - q.")
+
+a_ = sp.Symbol("a", nonnegative=True)      # P[A_{n-1}(m) = s - 1]
+b_ = sp.Symbol("b", nonnegative=True)      # P[A_{n-1}(m) = s]
+t_ = sp.Symbol("t", positive=True)         # 1/q - 2 > 0
+_Q_HALF = Parametrization({q: 1 / (2 + t_)}, {t_: 1 / q - 2})
+
+
+def _between(x_value):
+    """(X - a)(X - b): nonpositive exactly when X lies between a and b."""
+    return (x_value - a_) * (x_value - b_)
+
+
+def _pmf_recursions() -> Proof:
+    return all_of(zero(count_pgf(n, m) - (q * z + p) * count_pgf(n - 1, m),
+                       "(3.3): P[A_n(m) = s] = q a + p b with a = P[A_(n-1)(m) = s-1], b = P[A_(n-1)(m) = s]"),
+                  zero(count_pgf(n, m + 1) - (p * z + q) * count_pgf(n - 1, m),
+                       "(3.2) at m + 1: P[A_n(m+1) = s] = p a + q b"),
+                  _coefficients("coefficients of z^s of the two generating-function identities"))
+
+
+claim(id="kr.pmf_between_shift",
+      title="Bullet after (3.3): P[A_n(m) = s] = q a + p b lies between a = P[A_{n-1}(m) = s-1] and "
+            "b = P[A_{n-1}(m) = s]: (P[A_n(m) = s] - a)(P[A_n(m) = s] - b) <= 0 (p = 1 - q, 0 < q < 1/2)",
+      source=S311, kind="inequality", relation="<=",
+      lhs=_between(q * a_ + (1 - q) * b_), rhs=0,
+      conditions=(sp.Lt(q, sp.Rational(1, 2)),),
+      proof=lambda c: all_of(_pmf_recursions(),
+                             conclude(c, _Q_HALF, certificate=-q * (1 - q) * (a_ - b_)**2)),
+      note="lhs = -q p (a - b)^2: a convex combination of a and b. For s >= 1 and m <= n - 1 (at s = 0, a = 0 and "
+           "P[A_n(m) = 0] = p b). Also the first half of the third bullet.")
+
+claim(id="kr.pmf_between_neighbour",
+      title="Bullet after (3.3): P[A_n(m+1) = s] = p a + q b also lies between a = P[A_{n-1}(m) = s-1] and "
+            "b = P[A_{n-1}(m) = s]: (P[A_n(m+1) = s] - a)(P[A_n(m+1) = s] - b) <= 0 (p = 1 - q, 0 < q < 1/2)",
+      source=S311, kind="inequality", relation="<=",
+      lhs=_between((1 - q) * a_ + q * b_), rhs=0,
+      conditions=(sp.Lt(q, sp.Rational(1, 2)),),
+      proof=lambda c: all_of(_pmf_recursions(),
+                             conclude(c, _Q_HALF, certificate=-q * (1 - q) * (a_ - b_)**2)),
+      note="With kr.pmf_between_shift: P[A_n(m) = s] and P[A_n(m+1) = s] both lie between the consecutive pmf "
+           "values P[A_{n-1}(m) = s-1] and P[A_{n-1}(m) = s] (0 <= m <= n - 1), so "
+           "pi(s; m) = (q a + p b)/(p a + q b).")
+
+# -- the cdf recursions ----------------------------------------------------------------------------------------
+claim(id="kr.cdf_recursion_one",
+      title="Cdf form of (3.2): F_{n,m}(x) = p F_{n-1,m-1}(x-1) + q F_{n-1,m-1}(x) for m = 1..n and every real x: "
+            "G_{n,m}(z)/(1-z) = (p z + q) G_{n-1,m-1}(z)/(1-z)",
+      source=S311, kind="identity",
+      lhs=cdf_gf(n, m), rhs=p * z * cdf_gf(n - 1, m - 1) + q * cdf_gf(n - 1, m - 1),
+      conditions=(sp.Ge(m, 1), sp.Le(m, n)),
+      proof=lambda c: all_of(
+          cite("cdf_generating_function", "sum_k F_(n,m)(k) z^k = G_(n,m)(z)/(1 - z); z times it is the series of "
+                                          "F(k - 1) (F = 0 below 0)"),
+          _coefficients("coefficients of z^k, k = floor(x)"), _floor_shift(), conclude(c)),
+      note="Summing (3.2) over s <= x, as the paper says.")
+
+claim(id="kr.cdf_recursion_zero",
+      title="Cdf form of (3.3): F_{n,m}(x) = q F_{n-1,m}(x-1) + p F_{n-1,m}(x) for m = 0..n-1 and every real x: "
+            "G_{n,m}(z)/(1-z) = (q z + p) G_{n-1,m}(z)/(1-z)",
+      source=S311, kind="identity",
+      lhs=cdf_gf(n, m), rhs=q * z * cdf_gf(n - 1, m) + p * cdf_gf(n - 1, m),
+      conditions=(sp.Le(m, n - 1),),
+      proof=lambda c: all_of(
+          cite("cdf_generating_function", "sum_k F_(n,m)(k) z^k = G_(n,m)(z)/(1 - z)"),
+          _coefficients("coefficients of z^k, k = floor(x)"), _floor_shift(), conclude(c)))
+
+# -- 3.1.2: mean and variance (p = 1 - q) -----------------------------------------------------------------------
+_G1 = count_pgf(n, m).subs(p, 1 - q)            # the generating function with p = 1 - q
+_D1 = sp.diff(_G1, z).subs(z, 1)                 # G'(1)
+_D2 = sp.diff(_G1, z, 2).subs(z, 1)              # G''(1)
+
+claim(id="kr.mean",
+      title="E A_n(m) = G'_{n,m}(1) = m p + (n - m) q = n q + m (p - q), p = 1 - q",
+      source=S312, kind="identity", lhs=_D1, rhs=n * q + m * ((1 - q) - q),
+      conditions=(sp.Le(m, n),),
+      proof=lambda c: all_of(cite("pgf_moments", "E A_n(m) = G'_(n,m)(1), with G_(n,m) of kr.count_law"),
+                             zero(_D1 - (m * (1 - q) + (n - m) * q), "the middle expression m p + (n - m) q"),
+                             conclude(c)),
+      note="Written with p = 1 - q (the generating function is 1 at z = 1 only then).")
+
+claim(id="kr.variance",
+      title="Var A_n(m) = G''(1) + G'(1) - G'(1)^2 = m p q + (n - m) q p = n p q, p = 1 - q",
+      source=S312, kind="identity", lhs=_D2 + _D1 - _D1**2, rhs=n * q * (1 - q),
+      conditions=(sp.Le(m, n),),
+      proof=lambda c: all_of(cite("pgf_moments", "Var A_n(m) = G''(1) + G'(1) - G'(1)^2"),
+                             zero(_D2 + _D1 - _D1**2 - (m * (1 - q) * q + (n - m) * q * (1 - q)),
+                                  "the middle expression m p q + (n - m) q p"),
+                             conclude(c)))
+
+# -- 3.1.2: the two cdf differences ---------------------------------------------------------------------------
+_C = cdf_gf(n - 1, m - 1)                # F' = F_{n-1,m-1}
+_G = count_pgf(n - 1, m - 1)             # its pmf's generating function
+
+
+def _printed_lines_one() -> Proof:
+    """The display's lines, as series over k = floor(x): F'(x - 1) <-> z C, F'(x) <-> C."""
+    line2 = p * z * _C + q * _C - q * z * _C - p * _C
+    line3 = (p - q) * (z * _C - _C)
+    return all_of(zero(cdf_gf(n, m) - cdf_gf(n, m - 1) - line2, "line 2: the cdf recursions (3.2) at m and (3.3) at m - 1"),
+                  zero(line2 - line3, "line 3: (p - q)[F_(n-1,m-1)(x-1) - F_(n-1,m-1)(x)]"))
+
+
+claim(id="kr.cdf_difference",
+      title="3.1.2: F_{n,m}(x) - F_{n,m-1}(x) = -(p - q) P[A_{n-1}(m-1) = floor(x)] for m = 1..n and every real x "
+            "(printed '|x|' read as floor): sum_k [F_{n,m}(k) - F_{n,m-1}(k)] z^k = -(p - q) G_{n-1,m-1}(z)",
+      source=S312, kind="identity",
+      lhs=cdf_gf(n, m) - cdf_gf(n, m - 1), rhs=-(p - q) * _G,
+      conditions=(sp.Ge(m, 1), sp.Le(m, n)),
+      proof=lambda c: all_of(
+          cite("cdf_generating_function", "F(x) = F(floor(x)) and sum_k F(k) z^k = G(z)/(1 - z)"),
+          _printed_lines_one(), _floor_shift(),
+          _coefficients("coefficient of z^k, k = floor(x); for x < 0 both sides are 0"),
+          conclude(c)),
+      note="Holds for every real x, not only integers: F'(x-1) - F'(x) = -P[x - 1 < A_{n-1}(m-1) <= x] and the "
+           "only integer in (x-1, x] is floor(x).")
+
+
+def _printed_lines_two() -> Proof:
+    """Over k = floor(x) in the integers (k >= -1 matters): F(k + 1) <-> C/z, F'(k - 1) <-> z C."""
+    line2 = p * _C + q * _C / z - q * z * _C - p * _C
+    line3 = q * (_C / z - z * _C)
+    return all_of(zero(cdf_gf(n, m) / z - cdf_gf(n, m - 1) - line2,
+                       "line 2: F_(n,m)(x+1) = p F'(x) + q F'(x+1) and F_(n,m-1)(x) = q F'(x-1) + p F'(x)"),
+                  zero(line2 - line3, "line 3: q[F_(n-1,m-1)(x+1) - F_(n-1,m-1)(x-1)]"))
+
+
+claim(id="kr.cdf_difference_shift",
+      title="3.1.2: F_{n,m}(x+1) - F_{n,m-1}(x) = q {P[A_{n-1}(m-1) = floor(x)] + P[A_{n-1}(m-1) = floor(x+1)]} for "
+            "m = 1..n and every real x: sum_k [F_{n,m}(k+1) - F_{n,m-1}(k)] z^k = q (G_{n-1,m-1}(z) + "
+            "G_{n-1,m-1}(z)/z), k over the integers",
+      source=S312, kind="identity",
+      lhs=cdf_gf(n, m) / z - cdf_gf(n, m - 1), rhs=q * (_G + _G / z),
+      conditions=(sp.Ge(m, 1), sp.Le(m, n)),
+      proof=lambda c: all_of(
+          cite("cdf_generating_function", "F(x) = F(floor(x)) and sum_k F(k) z^k = G(z)/(1 - z); the series of "
+                                          "F(k + 1) over every integer k is C(z)/z"),
+          _printed_lines_two(), _floor_shift(),
+          _coefficients("coefficient of z^k, k = floor(x) >= -1; for x < -1 both sides are 0"),
+          conclude(c)),
+      note="Holds for every real x: the integers in (x-1, x+1] are floor(x) and floor(x) + 1 = floor(x + 1).")
+
+reading("kr.reading.floor", S312,
+        printed="= -(p - q) P[A_{n-1}(m-1) = |x|]",
+        reading="-(p - q) P[A_{n-1}(m-1) = floor(x)]",
+        why="The line before is (p - q)[F_{n-1,m-1}(x-1) - F_{n-1,m-1}(x)] = -(p - q) P[x - 1 < A <= x], and the "
+            "only integer in (x-1, x] is floor(x); the second identity of the same display prints floor(x) and "
+            "floor(x + 1) with the floor brackets, of which the extraction kept only the vertical strokes here.",
+        alternatives="|x| as the absolute value agrees with floor(x) only at integers x >= 0: at x = 1/2 it "
+                     "gives P[A = 1/2] = 0 while F_{n,m}(1/2) - F_{n,m-1}(1/2) = -(p - q) q^(m-1) p^(n-m) != 0; "
+                     "at x = -1 it gives -(p - q) P[A = 1] != 0 while both cdfs are 0.",
+        claims=("kr.cdf_difference",))
+
+# -- the sandwich inequalities ------------------------------------------------------------------------------------
+f_m2, f_m1, f_0, f_p1 = sp.symbols("F'_{k-2} F'_{k-1} F'_k F'_{k+1}", nonnegative=True)   # F_{n-1,m-1}(k + i)
+d1, d2 = sp.symbols("d_1 d_2", nonnegative=True)
+
+
+def _sandwich_steps() -> Proof:
+    return all_of(zero(cdf_gf(n, m) - (p * z + q) * _C, "cdf recursion (3.2): F_(n,m)(x) = p F'(x-1) + q F'(x)"),
+                  zero(cdf_gf(n, m - 1) - (q * z + p) * _C,
+                       "cdf recursion (3.3) at m - 1: F_(n,m-1)(x) = q F'(x-1) + p F'(x)"),
+                  _coefficients("coefficients of z^k, k = floor(x)"), _floor_shift())
+
+
+claim(id="kr.cdf_sandwich_lower",
+      title="3.1.2: F_{n,m}(x) <= F_{n,m-1}(x) for m = 1..n and every real x: with F' = F_{n-1,m-1} at k = floor(x), "
+            "p F'(k-1) + q F'(k) <= q F'(k-1) + p F'(k) (F' nondecreasing, q < p)",
+      source=S312, kind="inequality", relation="<=",
+      lhs=p * f_m1 + q * f_0, rhs=q * f_m1 + p * f_0,
+      conditions=(sp.Lt(q, p), sp.Le(f_m1, f_0)),
+      proof=lambda c: all_of(_sandwich_steps(),
+                             conclude(c, Parametrization({p: q + u, f_0: f_m1 + d1}, {u: p - q, d1: f_0 - f_m1}))),
+      note="lhs - rhs = -(p - q)[F'(k) - F'(k-1)] = -(p - q) P[A_{n-1}(m-1) = k] (kr.cdf_difference). The left "
+           "inequality of the first chain and the right one of the second.")
+
+claim(id="kr.cdf_sandwich_upper",
+      title="3.1.2: F_{n,m-1}(x) <= F_{n,m}(x+1) for m = 1..n and every real x: q F'(k-1) + p F'(k) <= "
+            "p F'(k) + q F'(k+1) (F' = F_{n-1,m-1} nondecreasing, k = floor(x))",
+      source=S312, kind="inequality", relation="<=",
+      lhs=q * f_m1 + p * f_0, rhs=p * f_0 + q * f_p1,
+      conditions=(sp.Le(f_m1, f_0), sp.Le(f_0, f_p1)),
+      proof=lambda c: all_of(
+          _sandwich_steps(),
+          conclude(c, Parametrization({f_0: f_m1 + d1, f_p1: f_m1 + d1 + d2}, {d1: f_0 - f_m1, d2: f_p1 - f_0}))),
+      note="rhs - lhs = q[F'(k+1) - F'(k-1)] (kr.cdf_difference_shift). The right inequality of the first chain.")
+
+claim(id="kr.cdf_sandwich_left",
+      title="3.1.2: F_{n,m-1}(x-1) <= F_{n,m}(x) for m = 1..n and every real x: q F'(k-2) + p F'(k-1) <= "
+            "p F'(k-1) + q F'(k) (F' = F_{n-1,m-1} nondecreasing, k = floor(x))",
+      source=S312, kind="inequality", relation="<=",
+      lhs=q * f_m2 + p * f_m1, rhs=p * f_m1 + q * f_0,
+      conditions=(sp.Le(f_m2, f_m1), sp.Le(f_m1, f_0)),
+      proof=lambda c: all_of(
+          _sandwich_steps(),
+          conclude(c, Parametrization({f_m1: f_m2 + d1, f_0: f_m2 + d1 + d2}, {d1: f_m1 - f_m2, d2: f_0 - f_m1}))),
+      note="kr.cdf_sandwich_upper at x - 1. The left inequality of the second chain; its right inequality is "
+           "kr.cdf_sandwich_lower.")
+
+# -- 3.1.3: quantiles ------------------------------------------------------------------------------------------
+TAU_STEP = sp.Symbol(r"\Delta\tau_n(m)", integer=True)      # tau_n(m) - tau_n(m-1)
+_Q_QUANT = (Fraction(1, 10), Fraction(1, 4), Fraction(2, 5), Fraction(49, 100))
+N_QUANT = 10
+
+
+def _exact_cdf(nn, mm, qq):
+    """F_{n,m}(k), k = 0..n: the convolution of Bin(m, 1 - q) and Bin(n - m, q), exact."""
+    pp = 1 - qq
+    ones = [comb(mm, j) * pp**j * qq**(mm - j) for j in range(mm + 1)]
+    zeros = [comb(nn - mm, j) * qq**j * pp**(nn - mm - j) for j in range(nn - mm + 1)]
+    pmf = [Fraction(0)] * (nn + 1)
+    for i, a in enumerate(ones):
+        for j, b in enumerate(zeros):
+            pmf[i + j] += a * b
+    return list(itertools.accumulate(pmf))
+
+
+def _quantile(cdf, alpha):
+    """inf{y : F(y) >= alpha} for a cdf of a count on 0..n (alpha in (0, 1])."""
+    return next(k for k, v in enumerate(cdf) if v >= alpha)
+
+
+def _quantile_points():
+    """alpha at every value of either cdf: tau is constant on each (c_i, c_(i+1)] of their union, so this covers
+    every alpha in (0, 1] exactly."""
+    for nn in range(1, N_QUANT + 1):
+        for qq in _Q_QUANT:
+            cdfs = [_exact_cdf(nn, mm, qq) for mm in range(nn + 1)]
+            for mm in range(1, nn + 1):
+                for alpha in sorted(set(cdfs[mm]) | set(cdfs[mm - 1])):
+                    yield {TAU_STEP: _quantile(cdfs[mm], alpha) - _quantile(cdfs[mm - 1], alpha)}
+
+
+claim(id="kr.quantile_step",
+      title="3.1.3: for m = 1..n and every 0 < alpha <= 1, tau_n(m) in {tau_n(m-1), tau_n(m-1) + 1}: "
+            "with Delta tau_n(m) = tau_n(m) - tau_n(m-1), Delta tau_n(m) (Delta tau_n(m) - 1) = 0",
+      source=S313, kind="identity", lhs=TAU_STEP * (TAU_STEP - 1), rhs=0,
+      enumeration=lambda c: exhaust(c, _quantile_points(), scope=(
+          f"n <= {N_QUANT}, every m = 1..n, q in {{1/10, 1/4, 2/5, 49/100}}, every alpha in (0, 1] (tau is constant "
+          "between consecutive values of the two cdfs, each value enumerated); exact rationals")),
+      note="The printed proof is correct and rests on kr.cdf_sandwich_lower (alpha <= F_{n,m}(tau_n(m)) <= "
+           "F_{n,m-1}(tau_n(m)), so tau_n(m) >= tau_n(m-1)) and kr.cdf_sandwich_upper (F_{n,m}(tau_n(m-1) + 1) >= "
+           "F_{n,m-1}(tau_n(m-1)) >= alpha, so tau_n(m) <= tau_n(m-1) + 1), both proved for every n; the step from "
+           "these to the integer statement uses that a cdf is nondecreasing, which is not a mechanical step here, so "
+           "the label is that of the exact check.")
