@@ -1,0 +1,268 @@
+"""Section 3 of Zhilyaev and Zeber (003): the privacy ratio, (3.1), and the single-bit count A_n(m).
+
+References, independent of the claims and their enumerations: the law of the count by brute force over
+every report vector y in {0,1}^n (written here from the definition of R, exact fractions); a Bernoulli
+dynamic programme (exact fractions) for larger n; scipy's binomial law (floats) for n = 40.  Each test says
+which it uses.  Cdfs at real x are sums of pmf values over the integers s <= x (no floor)."""
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+
+import derivations
+from derivations.engine.core import verify_inline
+
+PROVED = {"kr.neighbour_counts": "PROVED (exhaustive)", "kr.ratio_reduction": "PROVED (exhaustive)"}
+PROVED.update({cid: "PROVED (with citations)" for cid in (
+    "kr.recursion_one", "kr.recursion_zero", "kr.pmf_zero_decreases", "kr.pmf_between_shift",
+    "kr.pmf_between_neighbour", "kr.cdf_recursion_one", "kr.cdf_recursion_zero", "kr.mean", "kr.variance",
+    "kr.cdf_difference", "kr.cdf_difference_shift", "kr.cdf_sandwich_lower", "kr.cdf_sandwich_upper",
+    "kr.cdf_sandwich_left")})
+SLOW_PROVED = {"kr.count_law": "PROVED (with citations)"}
+CHECKED_FAST = ["kr.support_positive", "kr.record_count_law", "kr.quantile_step"]
+CHECKED_SLOW = ["kr.conditioning", "kr.ratio_conditioning", "kr.ratio_conditioning_read", "kr.count_law_enumerated"]
+FAST_CONTROLS = list(PROVED) + CHECKED_FAST + CHECKED_SLOW   # a changed enumerated statement fails at once
+Q_VALUES = (Fraction(1, 5), Fraction(1, 3), Fraction(9, 20))
+
+
+# -- independent references --------------------------------------------------------------------------------------
+def brute_pmf(x, q):
+    """P[A(x) = s], s = 0..n, for bits x: every report vector y, P[R(x_i) = y_i] = 1 - q if y_i = x_i else q."""
+    n = len(x)
+    out = [Fraction(0)] * (n + 1)
+    for y in itertools.product((0, 1), repeat=n):
+        pr = Fraction(1)
+        for xi, yi in zip(x, y):
+            pr *= (1 - q) if xi == yi else q
+        out[sum(y)] += pr
+    return out
+
+
+def dp_pmf(n, m, q):
+    """P[A_n(m) = s] by adding one Bernoulli report at a time (m with success 1 - q, n - m with success q)."""
+    pmf = [Fraction(1)]
+    for succ in [1 - q] * m + [q] * (n - m):
+        nxt = [Fraction(0)] * (len(pmf) + 1)
+        for s, v in enumerate(pmf):
+            nxt[s] += v * (1 - succ)
+            nxt[s + 1] += v * succ
+        pmf = nxt
+    return pmf
+
+
+def pmf_at(pmf, s):
+    return pmf[s] if 0 <= s < len(pmf) else Fraction(0)
+
+
+def cdf_at(pmf, x):
+    """P[A <= x] for real (Fraction) x, summing the pmf over integers s <= x."""
+    return sum((v for s, v in enumerate(pmf) if s <= x), Fraction(0))
+
+
+def quantile(pmf, alpha):
+    """inf{y : P[A <= y] >= alpha}, scanning the integers."""
+    return next(k for k in range(len(pmf)) if cdf_at(pmf, k) >= alpha)
+
+
+# -- labels and negative controls ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("cid", list(PROVED))
+def test_proved(cid):
+    assert verify_inline(derivations.get(cid)).label == PROVED[cid]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cid", list(SLOW_PROVED))
+def test_count_law_proved(cid):
+    assert verify_inline(derivations.get(cid)).label == SLOW_PROVED[cid]
+
+
+@pytest.mark.parametrize("cid", CHECKED_FAST)
+def test_checked_on_a_stated_scope(cid):
+    v = verify_inline(derivations.get(cid))
+    assert v.ok and v.label.startswith("CHECKED (finite scope: ")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cid", CHECKED_SLOW)
+def test_checked_on_a_stated_scope_slow(cid):
+    v = verify_inline(derivations.get(cid))
+    assert v.ok and v.label.startswith("CHECKED (finite scope: ")
+
+
+def _control(cid):
+    # negative control: rhs -> 2 rhs + 1 for identities, the relation reversed for inequalities
+    v = verify_inline(derivations.get(cid).mutated())
+    assert not v.proved and not v.holds
+
+
+@pytest.mark.parametrize("cid", FAST_CONTROLS)
+def test_a_changed_statement_is_not_proved(cid):
+    _control(cid)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cid", list(SLOW_PROVED))
+def test_a_changed_count_law_is_not_proved(cid):
+    _control(cid)
+
+
+def test_the_readings_of_section_3():
+    ids = {r.id for r in derivations.engine.core.all_readings()}
+    assert {"kr.reading.ratio_denominator", "kr.reading.floor"} <= ids
+
+
+# -- Section 3: (3.1) ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("q", Q_VALUES)
+def test_first_expression_as_printed_is_one_but_pi_is_not(q):
+    """Reference: brute force. n = 1, L = 1, x_1 = 0, x_1' = 1, s = (1, 0): pi = P[R(1) = 1]/P[R(0) = 1] = p/q,
+    while the printed first expression (x_1' in numerator and denominator) is 1 for every s."""
+    pi = brute_pmf((1,), q)[1] / brute_pmf((0,), q)[1]
+    assert pi == (1 - q) / q != 1
+
+
+@pytest.mark.parametrize("q", Q_VALUES)
+def test_conditioning_identity_l1(q):
+    """Reference: brute force over y. P[A(x) = s] = P[R(x_1) = 1] P[A(x~) = s-1] + P[R(x_1) = 0] P[A(x~) = s]."""
+    for n in range(2, 6):
+        for x in itertools.product((0, 1), repeat=n):
+            full, rest = brute_pmf(x, q), brute_pmf(x[1:], q)
+            r1 = brute_pmf(x[:1], q)
+            for s in range(n + 1):
+                assert full[s] == r1[1] * pmf_at(rest, s - 1) + r1[0] * pmf_at(rest, s)
+
+
+# -- Section 3.1: the count ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("q", Q_VALUES)
+def test_count_law_depends_on_m_only(q):
+    """Reference: brute force over y against the Bernoulli dynamic programme (both exact)."""
+    for n in range(1, 7):
+        for x in itertools.product((0, 1), repeat=n):
+            assert brute_pmf(x, q) == dp_pmf(n, sum(x), q)
+
+
+def test_count_law_against_scipy():
+    """Reference: scipy's binomial pmfs convolved (floats) against the exact programme, n = 40."""
+    import numpy as np
+    from scipy.stats import binom
+
+    n, q = 40, Fraction(3, 10)
+    for m in (0, 7, 25, 40):
+        ref = np.convolve(binom.pmf(np.arange(m + 1), m, 0.7), binom.pmf(np.arange(n - m + 1), n - m, 0.3))
+        exact = np.array([float(v) for v in dp_pmf(n, m, q)])
+        assert np.allclose(ref, exact, rtol=1e-12, atol=1e-300)
+
+
+@pytest.mark.parametrize("q", Q_VALUES)
+def test_ratio_reduction_on_every_neighbour(q):
+    """Reference: brute force. pi((s, n-s); x, x') is pi(s; m-1) if x_1 = 1 and 1/pi(s; m) if x_1 = 0."""
+    for n in range(1, 5):
+        laws = {m: dp_pmf(n, m, q) for m in range(n + 1)}
+        for x in itertools.product((0, 1), repeat=n):
+            xp = (1 - x[0],) + x[1:]
+            m = sum(x)
+            assert sum(xp) in (m - 1, m + 1)
+            for s in range(n + 1):
+                pi = brute_pmf(xp, q)[s] / brute_pmf(x, q)[s]
+                expected = laws[m - 1][s] / laws[m][s] if x[0] == 1 else 1 / (laws[m][s] / laws[m + 1][s])
+                assert pi == expected
+
+
+@pytest.mark.parametrize("q", Q_VALUES)
+def test_recursions_with_boundary_conventions(q):
+    """Reference: brute force over y. (3.2) and (3.3) at every s = 0..n, the out-of-range terms being 0."""
+    p = 1 - q
+    for n in range(1, 7):
+        for m in range(n + 1):
+            now = brute_pmf((1,) * m + (0,) * (n - m), q)
+            for s in range(n + 1):
+                if m >= 1:
+                    prev = brute_pmf((1,) * (m - 1) + (0,) * (n - m), q)
+                    assert now[s] == p * pmf_at(prev, s - 1) + q * pmf_at(prev, s)
+                if m <= n - 1:
+                    prev = brute_pmf((1,) * m + (0,) * (n - 1 - m), q)
+                    assert now[s] == q * pmf_at(prev, s - 1) + p * pmf_at(prev, s)
+
+
+@pytest.mark.parametrize("q", Q_VALUES)
+def test_bullets(q):
+    """Reference: exact programme. P[A_n(m)=0] <= P[A_{n-1}(m)=0]; P[A_n(m)=s] and P[A_n(m+1)=s] between
+    P[A_{n-1}(m)=s-1] and P[A_{n-1}(m)=s]."""
+    for n in range(2, 9):
+        for m in range(n):
+            prev, now, nxt = dp_pmf(n - 1, m, q), dp_pmf(n, m, q), dp_pmf(n, m + 1, q)
+            assert now[0] <= prev[0]
+            for s in range(1, n + 1):
+                lo, hi = sorted((pmf_at(prev, s - 1), pmf_at(prev, s)))
+                assert lo <= now[s] <= hi and lo <= nxt[s] <= hi
+
+
+def test_bullet_needs_p_plus_q_one():
+    """The betweenness claims use p = 1 - q: with p + q != 1 the combination q a + p b leaves [a, b]."""
+    a, b, q, p = Fraction(1, 2), Fraction(1, 2), Fraction(1, 5), Fraction(9, 10)
+    assert q * a + p * b > max(a, b)
+
+
+@pytest.mark.parametrize("q", Q_VALUES)
+def test_mean_and_variance(q):
+    """Reference: exact programme; moments summed over the pmf."""
+    p = 1 - q
+    for n in range(1, 9):
+        for m in range(n + 1):
+            pmf = dp_pmf(n, m, q)
+            mean = sum(s * v for s, v in enumerate(pmf))
+            var = sum(s * s * v for s, v in enumerate(pmf)) - mean**2
+            assert mean == n * q + m * (p - q) and var == n * p * q
+
+
+REAL_X = [Fraction(k, 2) for k in range(-5, 20)] + [Fraction(7, 3), Fraction(-1, 7)]
+
+
+@pytest.mark.parametrize("q", Q_VALUES)
+def test_cdf_recursions_and_differences_at_real_x(q):
+    """Reference: exact programme; cdfs at real x summed over integers s <= x. Floor by Fraction.__floor__."""
+    p = 1 - q
+    for n in range(1, 7):
+        for m in range(1, n + 1):
+            F_nm, F_nm1, Fp = dp_pmf(n, m, q), dp_pmf(n, m - 1, q), dp_pmf(n - 1, m - 1, q)
+            for x in REAL_X:
+                assert cdf_at(F_nm, x) == p * cdf_at(Fp, x - 1) + q * cdf_at(Fp, x)
+                assert cdf_at(F_nm1, x) == q * cdf_at(Fp, x - 1) + p * cdf_at(Fp, x)
+                fl = x.__floor__()
+                assert cdf_at(F_nm, x) - cdf_at(F_nm1, x) == -(p - q) * pmf_at(Fp, fl)
+                assert cdf_at(F_nm, x + 1) - cdf_at(F_nm1, x) == q * (pmf_at(Fp, fl) + pmf_at(Fp, (x + 1).__floor__()))
+                assert cdf_at(F_nm, x) <= cdf_at(F_nm1, x) <= cdf_at(F_nm, x + 1)
+                assert cdf_at(F_nm1, x - 1) <= cdf_at(F_nm, x) <= cdf_at(F_nm1, x)
+
+
+def test_absolute_value_reading_fails():
+    """The printed |x| read as the absolute value is wrong at x = 1/2 and x = -1 (reference: exact programme)."""
+    q = Fraction(1, 4)
+    p = 1 - q
+    n, m = 4, 2
+    F_nm, F_nm1, Fp = dp_pmf(n, m, q), dp_pmf(n, m - 1, q), dp_pmf(n - 1, m - 1, q)
+    for x in (Fraction(1, 2), Fraction(-1)):
+        diff = cdf_at(F_nm, x) - cdf_at(F_nm1, x)
+        absolute = -(p - q) * (pmf_at(Fp, int(abs(x))) if abs(x).denominator == 1 else 0)
+        assert diff != absolute
+
+
+@pytest.mark.parametrize("q", (Fraction(1, 7), Fraction(3, 10), Fraction(12, 25)))
+def test_quantile_step(q):
+    """Reference: exact programme; tau by scanning the integers; alpha on a grid of 1/53 and every cdf value."""
+    for n in range(1, 10):
+        laws = [dp_pmf(n, m, q) for m in range(n + 1)]
+        for m in range(1, n + 1):
+            alphas = {Fraction(i, 53) for i in range(1, 54)}
+            alphas |= {cdf_at(laws[m], k) for k in range(n + 1)} | {cdf_at(laws[m - 1], k) for k in range(n + 1)}
+            for alpha in alphas:
+                assert quantile(laws[m], alpha) - quantile(laws[m - 1], alpha) in (0, 1)
+
+
+def test_support_positive():
+    """Reference: brute force, L = 1: every count s = 0..n has positive probability from every x."""
+    q = Fraction(1, 3)
+    for n in range(1, 6):
+        for x in itertools.product((0, 1), repeat=n):
+            assert min(brute_pmf(x, q)) > 0
