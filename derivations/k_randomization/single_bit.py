@@ -286,6 +286,51 @@ reading("kr.reading.ratio_denominator", S3,
                      "the reading taken makes the display an identity (kr.ratio_conditioning_read).",
         claims=("kr.ratio_conditioning_read",))
 
+EXP_EPS_EVENTS = sp.Symbol(r"\max_{\mathbf{x} \sim \mathbf{x}', S} \frac{\mathsf{P}[A(\mathbf{x}') \in S]}"
+                           r"{\mathsf{P}[A(\mathbf{x}) \in S]}", positive=True)
+MAX_PI = sp.Symbol(r"\max_{\mathbf{x} \sim \mathbf{x}', \mathbf{s} \in \mathcal{S}_n} \pi(\mathbf{s}; \mathbf{x}, "
+                   r"\mathbf{x}')", positive=True)
+
+
+def _neighbour_law_pairs(nn, L, qq):
+    """The distinct pairs (law of A(x), law of A(x')) over ordered pairs of collections differing in one row."""
+    D = _bit_vectors(L)
+    laws = {x: _count_law(x, D, qq) for x in itertools.product(D, repeat=nn)}
+    support = _support(nn, len(D))
+    pairs = set()
+    for x in laws:
+        for i in range(nn):
+            for d in D:
+                if d != x[i]:
+                    xp = x[:i] + (d,) + x[i + 1:]
+                    pairs.add((tuple(laws[x][c] for c in support), tuple(laws[xp][c] for c in support)))
+    return pairs
+
+
+def _epsilon_points():
+    """The largest ratio of (1.1) over every event S of S_n against the largest pointwise ratio pi."""
+    for (nn, L), qq in itertools.product(((1, 1), (2, 1), (3, 1), (4, 1), (1, 2), (2, 2)), _Q_GRID):
+        best_event = best_point = Fraction(0)
+        for law, law_p in _neighbour_law_pairs(nn, L, qq):
+            best_point = max(best_point, max(b / a for a, b in zip(law, law_p)))
+            for mask in range(1, 2**len(law)):
+                pick = [k for k in range(len(law)) if mask >> k & 1]
+                best_event = max(best_event, sum(law_p[k] for k in pick) / sum(law[k] for k in pick))
+        yield {EXP_EPS_EVENTS: _rat(best_event), MAX_PI: _rat(best_point)}
+
+
+claim(id="kr.epsilon_pointwise",
+      title="Section 3 with Proposition 1.1: the smallest epsilon of (1.1) for A, over every event S of S_n and every "
+            "pair of collections differing in one row, is the largest log pi(s; x, x'): "
+            "max_{x ~ x', S} P[A(x') in S]/P[A(x) in S] = max_{x ~ x', s in S_n} pi(s; x, x')",
+      source=S3, kind="identity", lhs=EXP_EPS_EVENTS, rhs=MAX_PI,
+      enumeration=lambda c: exhaust(c, _epsilon_points(), scope=(
+          "(n, L) in {(1..4, 1), (1..2, 2)}, q in {1/5, 1/3}; every ordered pair of collections differing in one "
+          "row and every nonempty event S of S_n, exact rationals")),
+      note="The printed maximum runs over s in S and x, x' in D^n; pi is defined for collections differing in one "
+           "row and s in S_n (outside S_n both probabilities are 0), which is how it is read here. The two maxima "
+           "agree by the ratio-of-sums bound (Lemma 4.1, kr.lemma_4_1), taking S = {s}.")
+
 # ======================================================================================================
 # Section 3.1: L = 1, the count A_n(m)
 # ======================================================================================================

@@ -22,7 +22,7 @@ PROVED.update({cid: "PROVED (with citations)" for cid in (
     "kr.cdf_sandwich_left")})
 SLOW_PROVED = {"kr.count_law": "PROVED (with citations)"}
 CHECKED_FAST = ["kr.support_positive", "kr.record_count_law", "kr.quantile_step"]
-CHECKED_SLOW = ["kr.conditioning", "kr.ratio_conditioning", "kr.ratio_conditioning_read", "kr.count_law_enumerated"]
+CHECKED_SLOW = ["kr.epsilon_pointwise", "kr.conditioning", "kr.ratio_conditioning", "kr.ratio_conditioning_read", "kr.count_law_enumerated"]
 FAST_CONTROLS = list(PROVED) + CHECKED_FAST + CHECKED_SLOW   # a changed enumerated statement fails at once
 Q_VALUES = (Fraction(1, 5), Fraction(1, 3), Fraction(9, 20))
 
@@ -131,6 +131,22 @@ def test_conditioning_identity_l1(q):
             r1 = brute_pmf(x[:1], q)
             for s in range(n + 1):
                 assert full[s] == r1[1] * pmf_at(rest, s - 1) + r1[0] * pmf_at(rest, s)
+
+
+@pytest.mark.parametrize("q", Q_VALUES)
+def test_largest_ratio_is_p_over_q_for_one_bit(q):
+    """Reference: brute force, L = 1. The largest pi over neighbours and s is p/q for every n (so the epsilon of
+    kr.epsilon_pointwise is ln(p/q)), and a two-point event never exceeds it."""
+    for n in range(1, 5):
+        best = Fraction(0)
+        for x in itertools.product((0, 1), repeat=n):
+            for i in range(n):
+                xp = x[:i] + (1 - x[i],) + x[i + 1:]
+                law, law_p = brute_pmf(x, q), brute_pmf(xp, q)
+                best = max(best, max(b / a for a, b in zip(law, law_p)))
+                for s1, s2 in itertools.combinations(range(n + 1), 2):
+                    assert (law_p[s1] + law_p[s2]) / (law[s1] + law[s2]) <= (1 - q) / q
+        assert best == (1 - q) / q
 
 
 # -- Section 3.1: the count ---------------------------------------------------------------------------------------
