@@ -103,20 +103,29 @@ def neighbour_pairs(n: int, L: int = 1):
 
 @functools.lru_cache(maxsize=None)
 def _brute_pair_laws(n: int, q: Fr, L: int) -> tuple:
-    """(P, P') as aligned tuples over the common support, for every ordered neighbouring pair."""
+    """(P, P') as aligned tuples over the common support, for every ordered neighbouring pair; pairs whose
+    two laws coincide exactly with an earlier pair's are listed once (they give the same divergences)."""
     laws = brute_laws(n, Fr(q), L)
     support = sorted(next(iter(laws.values())).keys())
-    out = []
+    out = {}
     for x, xp in neighbour_pairs(n, L):
         P, Pp = laws[x], laws[xp]
         assert set(P) == set(Pp) == set(support)    # full support (Section 3: pi is well defined)
-        out.append((tuple(P[s] for s in support), tuple(Pp[s] for s in support)))
+        out[(tuple(P[s] for s in support), tuple(Pp[s] for s in support))] = None
     return tuple(out)
+
+
+@functools.lru_cache(maxsize=None)
+def _brute_pair_laws_mpf(n: int, q: Fr, L: int, dps: int) -> tuple:
+    with mpmath.workdps(dps):
+        return tuple((tuple(mpmath.mpf(a.numerator) / a.denominator for a in P),
+                      tuple(mpmath.mpf(b.numerator) / b.denominator for b in Pp))
+                     for P, Pp in _brute_pair_laws(n, Fr(q), L))
 
 
 def brute_profile(n: int, q, r, L: int = 1):
     """delta at e^eps = r: max over ordered neighbours of sum_s max(0, P'(s) - r P(s)).
-    Exact Fraction when r is a Fraction (eps = ln r), an mpmath number when r is an mpf."""
+    Exact Fraction when r is a Fraction (eps = ln r)."""
     best = 0
     for P, Pp in _brute_pair_laws(n, Fr(q), L):
         h = sum((b - r * a for a, b in zip(P, Pp) if b - r * a > 0), 0)
@@ -129,10 +138,10 @@ def brute_profile_at(n: int, q, eps, L: int = 1, dps: int = 50):
     """delta(eps) for a real eps (e.g. a float returned by the code under test), mpmath at ``dps`` digits."""
     with mpmath.workdps(dps):
         r = mpmath.exp(mpmath.mpf(eps))
-        best = mpmath.mpf(0)
-        for P, Pp in _brute_pair_laws(n, Fr(q), L):
-            h = mpmath.fsum(max(mpmath.mpf(0), mpmath.mpf(b.numerator) / b.denominator
-                                - r * mpmath.mpf(a.numerator) / a.denominator) for a, b in zip(P, Pp))
+        zero = mpmath.mpf(0)
+        best = zero
+        for P, Pp in _brute_pair_laws_mpf(n, Fr(q), L, dps):
+            h = mpmath.fsum(d for d in (b - r * a for a, b in zip(P, Pp)) if d > zero)
             if h > best:
                 best = h
         return best
