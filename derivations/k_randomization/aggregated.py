@@ -36,7 +36,7 @@ from math import comb
 import sympy as sp
 
 from ..engine.core import Source, all_of, cite, claim, finding
-from ..engine.proofs import Parametrization, conclude, exhaust
+from ..engine.proofs import Parametrization, conclude, conclude_evaluation, exhaust
 from .common import DOC, L, m, n, p, q
 
 S3_TODO = Source(DOC, "Section 3, display (3.1) and its 'TODO: max value of ratio'")
@@ -87,7 +87,7 @@ claim(id="kr.agg.pure_epsilon",
       title="L = 1: pi(0; m) = P[A_n(m) = 0] / P[A_n(m+1) = 0] = p/q for every n and "
             "m = 0..n-1, so the bound p/q of kr.agg.loss_range_upper is attained: pure epsilon = ln(p/q) for every n",
       source=S3_TODO, kind="identity", lhs=_count_pmf(n, m, 0) / _count_pmf(n, m + 1, 0), rhs=p / q,
-      conditions=(sp.Lt(m, n),),
+      conditions=(sp.Lt(m, n),), proof=conclude_evaluation,
       note="P[A_n(m) = s] is the convolution of Bin(m, p) and Bin(n - m, q) (kr.count_law); at s = 0 every record "
            "reports 0, and the sum has the single term q^m p^(n-m). With "
            "kr.agg.loss_range_upper and kr.agg.loss_range_lower, max over s, m and the two directions of "
