@@ -84,8 +84,8 @@ def _count_pmf(nn, mm, ss):
 
 
 claim(id="kr.agg.pure_epsilon",
-      title="L = 1: pi(0; m) = P[A_n(m) = 0] / P[A_n(m+1) = 0] = p/q for every n and "
-            "m = 0..n-1, so the bound p/q of kr.agg.loss_range_upper is attained: pure epsilon = ln(p/q) for every n",
+      title="L = 1: pi(0; m) = P[A_n(m) = 0] / P[A_n(m+1) = 0] = p/q for every n and m = 0..n-1 (the bound of "
+            "kr.agg.loss_range_upper is attained)",
       source=S3_TODO, kind="identity", lhs=_count_pmf(n, m, 0) / _count_pmf(n, m + 1, 0), rhs=p / q,
       conditions=(sp.Lt(m, n),), proof=conclude_evaluation,
       note="P[A_n(m) = s] is the convolution of Bin(m, p) and Bin(n - m, q) (kr.count_law); at s = 0 every record "
@@ -115,23 +115,25 @@ d_rest = sp.IndexedBase(r"\delta", integer=True, nonnegative=True)  # delta(x_i,
 _REST = sp.Product(p**(L - d_rest[i_]) * q**d_rest[i_], (i_, 2, n))
 
 claim(id="kr.agg.pure_epsilon_vector",
-      title="General L: if x_1 and x_1' are opposite (delta = L) and s = n i_j with d_j = x_1' (every report "
-            "equals x_1'), then pi(s; x, x') = p^L prod_{i>=2} P[R(x_i) = x_1'] / (q^L prod_{i>=2} P[R(x_i) = x_1']) "
-            "= (p/q)^L for every n and every other records x_2..x_n",
+      title="General L, at s = n i_j with d_j = x_1' and x_1 opposite to x_1': the ratio of the two single products, "
+            "p^L prod_{i>=2} P[R(x_i) = x_1'] / (q^L prod_{i>=2} P[R(x_i) = x_1']), is (p/q)^L for every n",
       source=S3_TODO, kind="identity",
       lhs=sp.Mul(p**L, _REST, sp.Pow(sp.Mul(q**L, _REST, evaluate=False), -1, evaluate=False), evaluate=False),
       rhs=(p / q)**L,
       note="Only one synthetic collection has the counts n i_j (every y_i = d_j), so by (2.1) each probability "
-           "is a single product; the factors of the records the neighbours share cancel. With "
+           "is a single product, with P[R(x_1') = x_1'] = p^L and P[R(x_1) = x_1'] = q^L (kr.vector_pmf at delta = 0 "
+           "and delta = L); the factors of the records the neighbours share cancel. This modelling step is not part "
+           "of the checked statement (an exact enumeration of every neighbour confirms the maximum (p/q)^L for L = 2, "
+           "n <= 3: tests/derivations/test_k_randomization_aggregated.py). With "
            "kr.agg.record_log_ratio the pure epsilon of the aggregated counts is exactly L ln(p/q) for every n.")
 
 finding("kr.finding.max_ratio", S3_TODO,
         "The paper leaves 'max value of ratio' open (a TODO after (3.1)). It is (p/q)^L for every n >= 1: the "
         "aggregated counts have the same pure epsilon, L ln(p/q), as one record's report "
-        "(kr.agg.loss_range_upper, kr.agg.pure_epsilon for L = 1; kr.agg.record_log_ratio, "
+        "(kr.agg.loss_range_upper, kr.agg.loss_range_lower and kr.agg.pure_epsilon for L = 1; kr.agg.record_log_ratio, "
         "kr.agg.pure_epsilon_vector for general L). The gain from aggregation is in (epsilon, delta); "
         "numeric.shuffle_rr computes it exactly.",
-        claims=("kr.agg.loss_range_upper", "kr.agg.pure_epsilon", "kr.agg.record_log_ratio",
+        claims=("kr.agg.loss_range_upper", "kr.agg.loss_range_lower", "kr.agg.pure_epsilon", "kr.agg.record_log_ratio",
                 "kr.agg.pure_epsilon_vector"))
 
 # -- the profile: monotone likelihood ratio, symmetry, removing records ---------------------------------

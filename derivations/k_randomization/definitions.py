@@ -17,7 +17,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from ..engine.core import Claim, Proof, Source, claim, reading
+from ..engine.core import Claim, Proof, Source, claim, finding, reading
 from ..engine.proofs import Parametrization, conclude, conclude_termwise, exhaust, term_symbol
 from .common import DOC, L, n, q
 
@@ -383,3 +383,10 @@ reading("kr.reading.phi_last_index", S2_QUERY,
                      "s_1 + ... + s_{2^L} = n.",
         claims=("kr.query_pmf", "kr.support"))
 
+
+finding("kr.finding.prop_1_1_proof_gap", S1_PROP,
+        "The proof of Proposition 1.1 (<=) bounds the ratio of sums by max over s in S of P[A(x) = s]/P[A(x') = s], "
+        "which is 0/0 for an s in S off the support of A(x') while P[A(x') in S] > 0 (n = 1, L = 1, "
+        "S = {(1, 0), (1, 1)}: (1, 1) is not a possible count vector). Those s have P[A(x) = s] = 0 by (1.2) and "
+        "can be dropped first; the statement stands. kr.prop_1_1_if sums (1.2) term by term and needs no division.",
+        claims=("kr.prop_1_1_if",))

@@ -102,7 +102,7 @@ reading("kr.reading.section_4_numbers", S4,
         reading="(4.1), (4.2), (4.3), (4.4), (4.5): the displays of Section 4",
         why="The displays are numbered (4.1)-(4.5) where they stand, and each reference matches its display under "
             "this shift: the proof of Lemma 4.3 cross-multiplies (5.4), which is (4.4), and ends 'implied by "
-            "(5.5)', which is (4.5); Section 5 has no displayed equations. The proof of Proposition 1.1 cites "
+            "(5.5)', which is (4.5); Section 5 has two displays, neither numbered. The proof of Proposition 1.1 cites "
             "'Lemma 5.1' for Lemma 4.1 (kr.reading.lemma_5_1), the same shift.",
         alternatives="None: Section 5 has no numbered displays.",
         claims=("kr.lemma_4_2", "kr.lemma_4_3"))
@@ -429,11 +429,11 @@ def _tangent_proof(c: Claim) -> Proof:
 
 
 claim(id="kr.log_below_tangent",
-      title="Section 5: ln c <= c - 1 for c > 0, so a per-record bound c gives (ln c)-DP with ln c < c: the printed "
-            "condition with eps (not e^eps) implies eps-DP",
+      title="Section 5: ln c <= c - 1 for every c > 0",
       source=S5, kind="inequality", lhs=sp.log(cbound), rhs=cbound - 1, relation="<=", proof=_tangent_proof,
       domain={cbound: (sp.Rational(1, 100), 50)}, numeric_points=40,
-      note="A named standard inequality; the engine has no conclusion that takes a cited inequality as a known sign, "
+      note="With kr.record_bound_printed: a per-record bound c gives (ln c)-DP, and ln c < c, so the printed "
+           "condition with eps (not e^eps) implies eps-DP. A named standard inequality; the engine has no conclusion that takes a cited inequality as a known sign, "
            "so the proof ends in the citation (ARGUED).")
 
 finding("kr.finding.section_5_eps", S5,

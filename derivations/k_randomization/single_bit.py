@@ -743,3 +743,21 @@ claim(id="kr.quantile_step",
            "F_{n,m-1}(tau_n(m-1)) >= alpha, so tau_n(m) <= tau_n(m-1) + 1), both proved for every n; the step from "
            "these to the integer statement uses that a cdf is nondecreasing, which is not a mechanical step here, so "
            "the label is that of the exact check.")
+
+reading("kr.reading.epsilon_neighbours", S3,
+        printed="epsilon = max over s in S and x, x' in D^n of log pi(s; x, x')",
+        reading="the maximum over collections x, x' differing in one row and s in S_n",
+        why="pi(s; x, x') is defined just above for two collections differing in one row and s in S_n, and the "
+            "sentence derives epsilon from Proposition 1.1, whose pairs differ in one row. Over every pair of "
+            "collections the maximum is (p/q)^(nL) (exactly, for L = 1, n <= 4 and L = 2, n <= 3), a true but loose "
+            "epsilon that is not the one the section studies.",
+        alternatives="Literal: every pair in D^n and every s in S (off S_n both probabilities are 0): true, loose.",
+        claims=("kr.epsilon_pointwise",))
+
+reading("kr.reading.bullet_s_minus_1", S311,
+        printed="P[A_n(m) = s] falling between P[A_{n-1}(m) = s 1] and P[A_{n-1}(m) = s]",
+        reading="between P[A_{n-1}(m) = s - 1] and P[A_{n-1}(m) = s]",
+        why="The minus sign is lost in extraction; (3.3), just above, writes P[A_n(m) = s] as q P[A_{n-1}(m) = s-1] + "
+            "p P[A_{n-1}(m) = s], a convex combination of exactly these two values.",
+        alternatives="None that parses.",
+        claims=("kr.pmf_between_shift",))
