@@ -308,12 +308,19 @@ class _Search:
         """Upper bound over k in [k1, k2]: the population without the k2 - k1 records in between."""
         return self.value(self.N - (k2 - k1), k1)
 
-    def run(self, split=2):
+    def run(self, split=2, max_evaluations=None):
+        """(best, worst k, upper): with a budget the search may stop early; ``upper`` is then the
+        largest of best and the bounds of the intervals left, a certified upper bracket."""
         N = self.N
         best = np.maximum(self.value(N, N), self.value(N, 0))
         best_k = np.where(self.value(N, N) >= self.value(N, 0), N, 0)
         heap = [(-float(np.max(self.bound(0, N))), 0, N)]
         while heap:
+            if max_evaluations is not None and self.evaluations >= max_evaluations:
+                upper = best
+                for _, k1, k2 in heap:
+                    upper = np.maximum(upper, self.bound(k1, k2))
+                return best, best_k, upper
             _, k1, k2 = heapq.heappop(heap)
             ub = self.bound(k1, k2)
             if np.all(ub <= best):
@@ -336,7 +343,7 @@ class _Search:
                 ubc = self.bound(a, b)
                 if np.any(ubc > best):
                     heapq.heappush(heap, (-float(np.max(ubc - best)), a, b))
-        return best, best_k
+        return best, best_k, best
 
 
 def _points(n, q):
@@ -344,7 +351,7 @@ def _points(n, q):
     return p, math.log(p / q)
 
 
-def _eps_search(n, q, delta):
+def _eps_search(n, q, delta, max_evaluations=None):
     p, eps0 = _points(n, q)
     lt = min(745.0, -math.log(delta) + _L_MARGIN)
 
@@ -352,11 +359,13 @@ def _eps_search(n, q, delta):
         return _eps_k(_Tails(Np, k, q, lt), p, q, delta)
 
     s = _Search(n - 1, value)
-    best, best_k = s.run()
-    return min(float(best[0]), float(np.nextafter(eps0, math.inf))), int(best_k[0]), s
+    best, best_k, upper = s.run(max_evaluations=max_evaluations)
+    cap = float(np.nextafter(eps0, math.inf))
+    s.upper = min(float(upper[0]), cap)
+    return min(float(best[0]), cap), int(best_k[0]), s
 
 
-def _delta_search(n, q, eps):
+def _delta_search(n, q, eps, max_evaluations=None):
     p, eps0 = _points(n, q)
     live = eps < eps0
 
@@ -367,7 +376,8 @@ def _delta_search(n, q, eps):
         return out
 
     s = _Search(n - 1, value)
-    best, best_k = s.run()
+    best, best_k, upper = s.run(max_evaluations=max_evaluations)
+    s.upper = np.minimum(upper, 1.0)
     return best, best_k, s
 
 
@@ -539,17 +549,22 @@ class AggregatedSearch:
     upper: float           # the certified upper bracket (= value)
     evaluations: int       # per-k evaluations (point values and interval bounds)
     seconds: float
+    complete: bool = True  # False: stopped by max_evaluations; value is the best point found, the
+                           # exact maximum lies in [lower, upper]
 
 
 @provenance(*_CLAIMS)
-def aggregated_search(n, q, *, epsilon=None, delta=None):
+def aggregated_search(n, q, *, epsilon=None, delta=None, max_evaluations=None):
     r"""The branch and bound of :func:`aggregated_epsilon` (given ``delta``) or of
     :func:`aggregated_profile` (given one ``epsilon``) for L = 1, with its worst k, bracket, number of
     per-k evaluations and time (an :class:`AggregatedSearch`).
 
     Source: 003_6dfa2dbc38b4b249.txt, Section 3.1; the remove-records bound ``kr.agg.remove_records``.
     The bracket [lower, upper] contains the exact maximum: ``upper`` is the safe-side value, ``lower``
-    the same point's value with the safe-side slack removed in the other direction.
+    the same point's value with the safe-side slack removed in the other direction.  With
+    ``max_evaluations`` (an integer >= 1) the search stops after about that many per-k evaluations
+    (``complete`` False if intervals were left): ``value`` is then the best point found, ``upper`` the
+    largest remaining interval bound (still certified), so that large n get a bracket in bounded time.
 
     >>> r = aggregated_search(50, 1 / (1 + math.exp(4.0)), epsilon=0.4)
     >>> r.worst_k
@@ -564,20 +579,25 @@ def aggregated_search(n, q, *, epsilon=None, delta=None):
     if (epsilon is None) == (delta is None):
         fail("delta" if delta is not None else "epsilon",
              "given alone: exactly one of epsilon and delta (a real scalar)")
+    if max_evaluations is not None:
+        max_evaluations = count("max_evaluations", max_evaluations, 1)
     t0 = time.perf_counter()
     p, eps0 = _points(n, q)
     if delta is not None:
-        value, k, s = _eps_search(n, q, d)
-        lower = max(0.0, value * (1 - 1e-8) - 2 * d * math.exp(-_L_MARGIN))
+        value, k, s = _eps_search(n, q, d, max_evaluations)
+        lower = max(0.0, value * (1 - 1e-7) - 2 * d * math.exp(-_L_MARGIN))
+        upper = s.upper
         kind = "epsilon"
     else:
         if e >= eps0:
             return AggregatedSearch(n, q, "delta", n - 1, 0.0, 0.0, 0.0, 0, time.perf_counter() - t0)
-        best, bk, s = _delta_search(n, q, np.array([e]))
+        best, bk, s = _delta_search(n, q, np.array([e]), max_evaluations)
         value, k = float(best[0]), int(bk[0])
-        lower = max(0.0, value * (1 - 4 * _ETA) - 2 * math.exp(-_L_PROFILE))
+        lower = max(0.0, value * (1 - 4 * _ETA) - 2 * math.exp(-_L_PROFILE) - 1e-14)
+        upper = float(s.upper[0])
         kind = "delta"
-    return AggregatedSearch(n, q, kind, k, value, lower, value, s.evaluations, time.perf_counter() - t0)
+    return AggregatedSearch(n, q, kind, k, value, lower, upper, s.evaluations, time.perf_counter() - t0,
+                            upper == value)
 
 
 # == the Feldman-McMillan-Talwar numerical bound ================================================================

@@ -36,9 +36,10 @@ CASES = [
              L=[0, 61, 2, Known(1, None, "the default")]),
          combos=[Combo(dict(delta=0.0, L=3), 3 * EPS0, "delta = 0: L ln(p/q) (kr.agg.pure_epsilon)")]),
     Case(nm.aggregated_search, dict(n=12, q=Q, epsilon=0.5),
-         dict(n="count", q="real", epsilon="real", delta="real"),
+         dict(n="count", q="real", epsilon="real", delta="real", max_evaluations="count"),
          special=dict(
              n=[0, 10**13],
+             max_evaluations=[0, 1, 5],
              q=[0.0, 0.5, -0.1, 0.7, [0.2, 0.3]],
              epsilon=[-1.0, [0.5], 5.0],
              delta=[Clash(1e-3), Clash(0.0), Clash(1.0)]),

@@ -177,8 +177,8 @@ def test_wrong_pruning_gives_a_wrong_answer():
         def bound(self, k1, k2):
             return np.maximum(self.value(self.N, k1), self.value(self.N, k2))
 
-    wrong, wrong_k = EndPoints(n - 1, value).run()
-    right, right_k = sr._Search(n - 1, value).run()
+    wrong, wrong_k, _ = EndPoints(n - 1, value).run()
+    right, right_k, _ = sr._Search(n - 1, value).run()
     assert int(right_k[0]) == 41 and right[0] >= exact and right[0] <= exact * (1 + 1e-7)
     assert wrong[0] < exact * (1 - 1e-6) and int(wrong_k[0]) != 41
 
@@ -202,6 +202,16 @@ def test_search_equals_full_scan(n, eps0):
     scan = np.max([sr._delta_k(sr._Tails(N, k, q, sr._L_PROFILE), p, q, eps) for k in range(n)], axis=0)
     best, _, _ = sr._delta_search(n, q, eps)
     np.testing.assert_array_equal(best, scan)
+
+
+def test_budget_bracket():
+    """A search stopped by max_evaluations returns a bracket that holds the complete search's value
+    (reference: the complete search, certified by test_search_equals_full_scan), n = 2000, eps0 = 0.5."""
+    n, q = 2000, q_of(0.5)
+    full = nm.aggregated_search(n, q, delta=1e-6)
+    cut = nm.aggregated_search(n, q, delta=1e-6, max_evaluations=20)
+    assert full.complete and not cut.complete and cut.evaluations < full.evaluations
+    assert cut.lower <= full.value <= cut.upper and cut.value <= full.value
 
 
 def test_search_prunes():
