@@ -13,11 +13,17 @@ import numeric.ht_mechanism
 import numeric.laplace
 import numeric.profile
 import numeric.pufferfish
+import numeric.identification
+import numeric.loglinear
+import numeric.misclassification
+import numeric.sampling
+import numeric.shuffle_rr
 import numeric.srs_binary
 
 
 @pytest.mark.parametrize("module", [numeric, numeric.laplace, numeric.ht, numeric.ht_mechanism, numeric.bruteforce,
-                                    numeric.srs_binary, numeric.profile, numeric.pufferfish],
+                                    numeric.srs_binary, numeric.profile, numeric.pufferfish, numeric.identification,
+                                    numeric.loglinear, numeric.sampling, numeric.misclassification, numeric.shuffle_rr],
                          ids=lambda m: m.__name__)
 def test_docstring_examples(module):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
