@@ -120,7 +120,6 @@ def test_window_against_mpmath_large_n():
             assert abs(math.expm1(lp[s - start] - float(ref))) <= eta, (N, s)
 
 
-@pytest.mark.slow
 def test_window_against_the_count_recurrence():
     """Reference: numeric.krandomization._count_window (a positive three-term recurrence, written
     independently), where both windows overlap and the probability is above e^-100."""
