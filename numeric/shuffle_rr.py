@@ -312,9 +312,13 @@ class _Search:
         """Upper bound over k in [k1, k2]: the population without the k2 - k1 records in between."""
         return self.value(self.N - (k2 - k1), k1)
 
-    def run(self, split=2, max_evaluations=None):
-        """(best, worst k, upper): with a budget the search may stop early; ``upper`` is then the
-        largest of best and the bounds of the intervals left, a certified upper bracket."""
+    def run(self, max_evaluations=None):
+        """(best, worst k, upper).  Best first: the interval with the largest bound is split in two;
+        a half is dropped once its bound is at most the best exact value found (both ends of [0, N]
+        first, then every single k reached, whose bound is its exact value).  With a budget the search
+        may stop early; ``upper`` is then the largest of best and the bounds of the intervals left, a
+        certified upper bracket.  (Evaluating a point of every half as well finds the same maximum
+        with about twice the evaluations.)"""
         N = self.N
         best = np.maximum(self.value(N, N), self.value(N, 0))
         best_k = np.where(self.value(N, N) >= self.value(N, 0), N, 0)
@@ -326,27 +330,17 @@ class _Search:
                     upper = np.maximum(upper, self.bound(k1, k2))
                 return best, best_k, upper
             _, k1, k2 = heapq.heappop(heap)
-            ub = self.bound(k1, k2)
-            if np.all(ub <= best):
+            if np.all(self.bound(k1, k2) <= best):
                 continue
-            if k1 == k2:                              # exact value (nothing removed)
-                better = ub > best
-                best = np.where(better, ub, best)
-                best_k = np.where(better, k1, best_k)
-                continue
-            cuts = np.unique(np.linspace(k1, k2 + 1, split + 1).round().astype(np.int64))
-            for a, b in zip(cuts[:-1], cuts[1:] - 1):
-                a, b = int(a), int(b)
-                if b < a:
-                    continue
-                for kk in (b, a):                     # the point values: lower bounds of the interval
-                    v = self.value(N, kk)
-                    better = v > best
-                    best = np.where(better, v, best)
-                    best_k = np.where(better, kk, best_k)
-                ubc = self.bound(a, b)
-                if np.any(ubc > best):
-                    heapq.heappush(heap, (-float(np.max(ubc - best)), a, b))
+            m = (k1 + k2) // 2
+            for a, b in ((k1, m), (m + 1, k2)):
+                ub = self.bound(a, b)
+                if a == b:                            # nothing removed: the exact value at k = a
+                    better = ub > best
+                    best = np.where(better, ub, best)
+                    best_k = np.where(better, a, best_k)
+                elif np.any(ub > best):
+                    heapq.heappush(heap, (-float(np.max(ub - best)), a, b))
         return best, best_k, best
 
 
