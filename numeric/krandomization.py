@@ -96,117 +96,187 @@ def _edge(N: int, k: int, q: float, level: float, up: bool) -> int:
     return min(N, math.ceil(t) + 1) if up else max(0, math.floor(t) - 1)
 
 
-def _direct(s, N: int, k: int, q: float) -> np.ndarray:
-    """ln P[A = s] for an integer array s (any values; -inf outside [0, N]) by the conditional sum
-    sum_j P[Bin(k, p) = j] P[Bin(N - k, q) = s - j], each term in log space (Loader's form) and summed
-    by log-sum-exp over the terms within e^-60 of the largest (the terms are log-concave in j, so the
-    rest is below e^-60 times a geometric series; the sum is extended until its edge terms are that
-    small)."""
+def _direct(s, N: int, k: int, q: float, with_previous: bool = False):
+    """ln P[A = s] for an integer array s (-inf outside [0, N]) by the conditional sum
+    sum_j t_j, t_j = P[Bin(k, p) = j] P[Bin(N - k, q) = s - j].  The largest term is computed in Loader's
+    saddle-point form (:func:`numeric.sampling._log_binom`), the others from it by products of the exact
+    term ratio t_{j+1}/t_j = rho (k - j)(s - j) / ((j + 1)(N - k - s + j + 1)), rho = (p/q)^2 (a positive
+    rational function: relative error about 5 d roundoffs at d steps from the largest term; in log space
+    when rho is beyond the float range).  The terms are log-concave in j; the sum runs over the terms
+    within e^-45 of the largest, extended until the terms at its ends are that small, so the rest is below
+    e^-60 times a geometric series.  With ``with_previous``, ln P[A = s - 1] from the same terms too
+    (t_j P[Bin(N - k, q) = s - 1 - j] / P[Bin(N - k, q) = s - j] = t_j (s - j) / (N - k - s + j + 1) (p/q)),
+    returned as a second array."""
     s = np.asarray(s, dtype=np.int64)
     out = np.full(s.shape, -np.inf)
+    prev = np.full(s.shape, -np.inf)
     ok = (s >= 0) & (s <= N)
     sv = s[ok].astype(float)
     if sv.size == 0:
-        return out
+        return (out, prev) if with_previous else out
     p = 1.0 - q
     M = N - k
     jlo = np.maximum(0.0, sv - M)
     jhi = np.minimum(float(k), sv)
-    # mode of the summand: root of rho (k - j)(s - j) = (j + 1)(M - s + j + 1), rho = (p/q)^2
-    rho = (p / q) ** 2
+    lrho = 2.0 * (math.log1p(-q) - math.log(q))
+    # mode of the summand: root of rho (k - j)(s - j) = (j + 1)(M - s + j + 1)
+    rho = math.exp(min(lrho, 700.0))
     a = rho - 1.0
     b = rho * (k + sv) + (M - sv + 2.0)
     c = rho * k * sv - (M - sv + 1.0)
     disc = np.sqrt(np.maximum(b * b - 4.0 * a * c, 0.0))
-    jm = np.where(a > 0, 2.0 * c / np.where(b + disc > 0, b + disc, 1.0), c / np.where(b > 0, b, 1.0))
+    with np.errstate(over="ignore", invalid="ignore"):
+        jm = np.where(a > 0, 2.0 * c / np.where(b + disc > 0, b + disc, 1.0), c / np.where(b > 0, b, 1.0))
+    jm = np.where(np.isfinite(jm), jm, jhi)
     jm = np.clip(np.round(jm), jlo, jhi)
+    # the largest term: walk to it (the rounded root is within a step or two of it)
+    for _ in range(4):
+      with np.errstate(divide="ignore", invalid="ignore"):
+        up = (jm < jhi) & (lrho + np.log((k - jm) * (sv - jm)) > np.log((jm + 1.0) * (M - sv + jm + 1.0)))
+        down = (jm > jlo) & (lrho + np.log((k - jm + 1.0) * (sv - jm + 1.0)) < np.log(jm * (M - sv + jm)))
+      jm = jm + up - down
+    t0 = _log_b1(jm, k, q) + _log_b2(sv - jm, M, q)
     var = 1.0 / (1.0 / (jm + 1.0) + 1.0 / (k - jm + 1.0) + 1.0 / (sv - jm + 1.0) + 1.0 / (M - sv + jm + 1.0))
-    width = int(min(np.max(jhi - jlo), math.ceil(14.0 * math.sqrt(float(np.max(var)))) + 32))
+    width = max(1, int(min(np.max(jhi - jlo), math.ceil(9.5 * math.sqrt(float(np.max(var)))) + 16)))
+    linear = lrho < 600.0
+    lpq = math.log1p(-q) - math.log(q)
     while True:
-        d = np.arange(-width, width + 1, dtype=float)
+        d = np.arange(1, width + 1, dtype=float)
         res = np.empty(sv.size)
+        res_prev = np.empty(sv.size)
         edge_ok = True
-        rows = max(1, _DIRECT_CELLS // d.size)
+        rows = max(1, _DIRECT_CELLS // (2 * d.size + 1))
         for r0 in range(0, sv.size, rows):
             sl = slice(r0, r0 + rows)
-            j = jm[sl, None] + d[None, :]
-            inside = (j >= jlo[sl, None]) & (j <= jhi[sl, None])
-            jj = np.where(inside, j, jlo[sl, None])
-            terms = _log_b1(jj, k, q) + _log_b2(sv[sl, None] - jj, M, q)
-            terms = np.where(inside, terms, -np.inf)
-            top = np.max(terms, axis=1)
-            # the edge terms of each row must be negligible unless the edge is the end of the support
-            left = np.where(jm[sl] - width > jlo[sl], terms[:, 0], -np.inf)
-            right = np.where(jm[sl] + width < jhi[sl], terms[:, -1], -np.inf)
-            if np.any(np.maximum(left, right) > top - 60.0):
+            j0, s_, lo_, hi_ = jm[sl, None], sv[sl, None], jlo[sl, None], jhi[sl, None]
+            ju = j0 + d                 # terms above the largest: t_{j+1} = t_j r_j, r_j at j = ju - 1
+            jd = j0 - d                 # below: t_{j-1} = t_j / r_{j-1}, r_{j-1} at j = jd
+            okd = jd >= lo_
+            oku = ju <= hi_
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+                if linear:
+                    ru = rho * ((k - ju + 1.0) * (s_ - ju + 1.0)) / (ju * (M - s_ + ju))
+                    rd = (jd + 1.0) * (M - s_ + jd + 1.0) / (rho * ((k - jd) * (s_ - jd)))
+                    tu = np.log(np.cumprod(np.where(oku, ru, 0.0), axis=1))
+                    td = np.log(np.cumprod(np.where(okd, rd, 0.0), axis=1))
+                else:
+                    lu = lrho + np.log((k - ju + 1.0) * (s_ - ju + 1.0)) - np.log(ju * (M - s_ + ju))
+                    ld = np.log((jd + 1.0) * (M - s_ + jd + 1.0)) - lrho - np.log((k - jd) * (s_ - jd))
+                    tu = np.cumsum(np.where(oku, lu, -np.inf), axis=1)
+                    td = np.cumsum(np.where(okd, ld, -np.inf), axis=1)
+            # the end terms must be negligible unless they lie past the end of the support
+            more_u = ju[:, -1:] < hi_                # terms beyond the last one taken
+            more_d = jd[:, -1:] > lo_
+            if np.any(np.maximum(np.where(more_u[:, 0], tu[:, -1], -np.inf),
+                                 np.where(more_d[:, 0], td[:, -1], -np.inf)) > -45.0):
                 edge_ok = False
-                break
-            res[sl] = top + np.log(np.sum(np.exp(terms - top[:, None]), axis=1))
-        if edge_ok:
+                if width < np.max(jhi - jlo):
+                    break
+            with np.errstate(under="ignore"):
+                eu, ed = np.exp(tu), np.exp(td)
+                res[sl] = t0[sl] + np.log1p(np.sum(eu, axis=1) + np.sum(ed, axis=1))
+                if with_previous:
+                    # t_j (s - j) / (M - s + j + 1) (p/q): the terms of P[A = s - 1]
+                    def w(j):
+                        return np.where((j >= lo_) & (j <= hi_) & (j < s_) & (M - s_ + j + 1.0 > 0),
+                                        (s_ - j) / np.maximum(M - s_ + j + 1.0, 1.0), 0.0)
+                    w0 = w(j0)[:, 0]
+                    tot = w0 + np.sum(eu * w(ju), axis=1) + np.sum(ed * w(jd), axis=1)
+                    with np.errstate(divide="ignore"):
+                        res_prev[sl] = t0[sl] + lpq + np.log(tot)
+        if edge_ok or width >= np.max(jhi - jlo):    # (terms are never all taken short of the support)
             break
-        width *= 2
+        width = int(min(2 * width, np.max(jhi - jlo)))
     out[ok] = res
-    return out
+    if not with_previous:
+        return out
+    prev[ok] = res_prev
+    return out, prev
 
 
-def _positive_recurrence(b: np.ndarray, c: np.ndarray, ly1: float, ly2: float) -> np.ndarray:
+def _pair(s: int, N: int, k: int, q: float):
+    """(ln P[A = s - 1], ln P[A = s]) by :func:`_direct`, for any integer s."""
+    if 1 <= s <= N and s <= N - k:       # every term of P[A = s - 1] is a term of P[A = s] times a ratio
+        a, b = _direct(np.array([s]), N, k, q, with_previous=True)
+        return float(b[0]), float(a[0])
+    a = _direct(np.array([s - 1, s]), N, k, q)
+    return float(a[0]), float(a[1])
+
+
+def _positive_recurrence(coef, K: int, ly1: float, ly2: float) -> np.ndarray:
     """ln y_i for y_i = b_i y_{i-1} + c_i y_{i-2} (i = 0..K-1), b_i >= 0, c_i > 0, given ln y_{-1} and
-    ln y_{-2}.  Only products and sums of nonnegative numbers: each y_i has the relative error of the
-    starting values plus at most about 6 K units of roundoff (no cancellation anywhere).
+    ln y_{-2}; ``coef(i)`` returns (b_i, c_i) for a float array of integers i (any shape; fresh arrays),
+    each monotone in i.  Only products and
+    sums of nonnegative numbers: each y_i has the relative error of the starting values plus a few
+    roundoffs per step (no cancellation anywhere).
 
-    Vectorised in blocks: the transfer matrix of each block (a product of nonnegative 2 x 2 matrices)
-    is formed for all blocks at once, the block starting states follow by a short loop over blocks,
-    and the values inside all blocks are formed at once.  Every rescaling is by a power of two (exact),
-    with the exponents carried as integers."""
-    K = b.size
+    Vectorised in blocks of ``bl`` steps: the first rows (P_j, Q_j) of the transfer matrices of the first
+    j steps of every block (products of nonnegative 2 x 2 matrices) are formed for all blocks at once,
+    the starting state (u, v) of each block follows by a short loop over blocks, and then
+    y = P_j u + Q_j v everywhere at once.  Every rescaling is by a power of two (exact), the exponents
+    carried as integers; rescaling every ``every`` steps keeps the entries within the float range, since
+    one step multiplies the largest entry by at most max(b + c, 1) and the sum of the first row is
+    divided by at most 1/min(c, 1) over two steps."""
     if K == 0:
         return np.empty(0)
     top = max(ly1, ly2)
     y1, y2 = math.exp(ly1 - top), math.exp(ly2 - top)
-    nb = max(1, int(math.sqrt(K / 4.0)))
+    nb = max(1, min(K, int(4.0 * math.sqrt(K))))
     bl = -(-K // nb)
-    pad = nb * bl - K
-    B = np.concatenate([b, np.ones(pad)]).reshape(nb, bl)     # padding: y_i = y_{i-1}, dropped at the end
-    C = np.concatenate([c, np.zeros(pad)]).reshape(nb, bl)
-    # phase 1: block transfer matrices T (state (y_{i-1}, y_{i-2}) -> state after the block)
+    nb = -(-K // bl)
+    # b and c are monotone in i (rational functions of s with one sign of derivative): extremes at the ends
+    b_end, c_end = coef(np.array([0.0, K - 1.0]))
+    grow = max(1.0, float(np.max(b_end + c_end)))
+    shrink = min(1.0, float(np.min(c_end)))
+    if not (math.isfinite(grow) and shrink > 0.0):
+        raise FloatingPointError("recurrence coefficients outside the float range")
+    every = max(1, int(400.0 / max(math.log2(grow), -math.log2(shrink), 1.0)))
+    # phase 1: P_j, Q_j (first row of the transfer matrix of the first j + 1 steps of every block) and
+    # the second row, all blocks at once; step i is at [i % bl, i // bl]; the last block is padded with
+    # steps y_i = y_{i-1}, dropped at the end
+    starts = float(bl) * np.arange(nb, dtype=float)
+    last = K - bl * (nb - 1)
+    P = np.empty((bl, nb))
+    Q = np.empty((bl, nb))
+    E = np.empty((bl, nb))
     t11, t12 = np.ones(nb), np.zeros(nb)
     t21, t22 = np.zeros(nb), np.ones(nb)
-    texp = np.zeros(nb, dtype=np.int64)
+    texp = np.zeros(nb)
     for j in range(bl):
-        bj, cj = B[:, j], C[:, j]
-        n1 = bj * t11 + cj * t21
-        n2 = bj * t12 + cj * t22
-        t21, t22 = t11, t12
-        _, e = np.frexp(n1 + n2)
-        t11, t12 = np.ldexp(n1, -e), np.ldexp(n2, -e)
-        t21, t22 = np.ldexp(t21, -e), np.ldexp(t22, -e)
-        texp += e
+        bj, cj = coef(starts + j)
+        if j >= last:
+            bj[-1], cj[-1] = 1.0, 0.0
+        t11, t12, t21, t22 = bj * t11 + cj * t21, bj * t12 + cj * t22, t11, t12
+        if (j + 1) % every == 0 or j == bl - 1:
+            _, e = np.frexp(np.maximum(np.maximum(t11, t12), np.maximum(t21, t22)))
+            t11, t12, t21, t22 = (np.ldexp(v, -e) for v in (t11, t12, t21, t22))
+            texp = texp + e
+        P[j], Q[j], E[j] = t11, t12, texp
     # phase 2: the state at the start of each block (normalised; exponent carried exactly)
-    s1, s2 = np.empty(nb), np.empty(nb)
-    sexp = np.empty(nb, dtype=np.int64)
+    u, v = np.empty(nb), np.empty(nb)
+    uexp = np.empty(nb)
     e_run = 0
-    T = (t11.tolist(), t12.tolist(), t21.tolist(), t22.tolist(), texp.tolist())
-    for i in range(nb):
-        s1[i], s2[i], sexp[i] = y1, y2, e_run
-        a1 = T[0][i] * y1 + T[1][i] * y2
-        a2 = T[2][i] * y1 + T[3][i] * y2
-        m, e = math.frexp(max(a1, a2))
-        y1, y2 = math.ldexp(a1, -e), math.ldexp(a2, -e)
-        e_run += e + T[4][i]
-    # phase 3: the values inside every block
-    out = np.empty((nb, bl))
-    oexp = np.empty((nb, bl), dtype=np.int64)
-    v1, v2, ve = s1, s2, sexp.copy()
-    for j in range(bl):
-        y = B[:, j] * v1 + C[:, j] * v2
-        _, e = np.frexp(y)
-        v2, v1 = np.ldexp(v1, -e), np.ldexp(y, -e)
-        ve += e
-        out[:, j] = v1
-        oexp[:, j] = ve
+    frexp, ldexp = math.frexp, math.ldexp
+    for i, (a11, a12, a21, a22, ae) in enumerate(zip(t11.tolist(), t12.tolist(), t21.tolist(), t22.tolist(),
+                                                      texp.astype(np.int64).tolist())):
+        u[i], v[i], uexp[i] = y1, y2, e_run
+        a1 = a11 * y1 + a12 * y2
+        a2 = a21 * y1 + a22 * y2
+        e = frexp(max(a1, a2))[1]
+        y1, y2 = ldexp(a1, -e), ldexp(a2, -e)
+        e_run += e + ae
+    # phase 3: every value at once (in place: large temporaries are slow to allocate)
+    np.multiply(P, u, out=P)
+    np.multiply(Q, v, out=Q)
+    np.add(P, Q, out=P)
     with np.errstate(divide="ignore"):
-        res = np.log(out) + oexp * _LN2 + top
-    return res.reshape(-1)[:K]
+        np.log(P, out=P)
+    E += uexp                          # integers below 2^53: exact
+    E *= _LN2
+    E += top
+    P += E
+    res = P
+    return res.T.reshape(-1)[:K]
 
 
 def _count_window(N, k, q, log_floor=-800.0):
@@ -242,8 +312,9 @@ def _count_window(N, k, q, log_floor=-800.0):
     computed by the conditional sums alone; k = 0, k = N and q = 1/2 are single binomial laws.
 
     Accuracy achieved (tests against mpmath at 50 digits): relative error of each returned probability
-    below 1e-10 for N <= 10^9 at every point of the window (worst case bound: 1e-13 + 6 K 2^-53, which is
-    below 1e-10 for windows of up to 1.5e5 points; observed errors are a few 1e-12 at most).
+    below 1e-10 for N <= 10^9 at every point of the window, log_floor = -800 (observed: 1e-14 to 1e-12
+    for windows up to 4e5 points, up to 7e-11 for windows of 1e6 points (N = 10^9, q = 0.2, k = 3); the
+    error grows with the number K of recurrence steps, bound 1e-13 + 6 K 2^-53).
 
     ``log_outside``: the laws are log-concave (sums of independent Bernoulli variables), so beyond the
     upper end hi the ratio a_{t+1}/a_t is at most r = a_{hi+1}/a_hi < 1 and the mass above hi is at
@@ -264,15 +335,7 @@ def _count_window(N, k, q, log_floor=-800.0):
     lo = _edge(N, k, q, level, up=False)
     hi = _edge(N, k, q, level, up=True)
     size = hi - lo + 1
-    if k == 0 or k == N:
-        s = np.arange(lo - 1, hi + 2, dtype=float)
-        inside = (s >= 0) & (s <= N)
-        ss = np.where(inside, s, 0.0)
-        vals = _log_b1(ss, N, q) if k == N else _log_b2(ss, N, q)
-        vals = np.where(inside, vals, -np.inf)
-        below, win, above = vals[0], vals[1:-1], vals[-1]
-        a_lo, a_hi = vals[1], vals[-2]
-    else:
+    if True:                                       # one method for every k (k = 0, k = N included)
         M = N - k
         cond_width = 14.0 * math.sqrt(min(k, M) * q * (1.0 - q) + 1.0) + 32.0
         if size * cond_width <= _DIRECT_SMALL:
@@ -280,7 +343,8 @@ def _count_window(N, k, q, log_floor=-800.0):
             below, win, above = vals[0], vals[1:-1], vals[-1]
             a_lo, a_hi = vals[1], vals[-2]
         else:
-            below, a_lo, a_hi, above = _direct(np.array([lo - 1, lo, hi, hi + 1]), N, k, q)
+            below, a_lo = _pair(lo, N, k, q)
+            a_hi, above = _pair(hi + 1, N, k, q)
             win = _recurrence_fill(N, k, q, lo, hi, below, a_lo, a_hi, above)
     log_out = _outside(N, k, q, lo, hi, below, a_lo, a_hi, above, level)
     return lo, win, log_out
@@ -299,21 +363,32 @@ def _recurrence_fill(N, k, q, lo, hi, below, a_lo, a_hi, above):
     # upward: a_{s+1} from a_s, a_{s-1} for s = lo..s_max (C_s >= 0)
     s_max = min(hi - 1, math.floor(sc))
     if s_max >= lo:
-        s = np.arange(lo, s_max + 1, dtype=float)
-        t = s - s0
-        bu = R * (d - t) / (s + 1.0)
-        cu = (N - s + 1.0) / (s + 1.0)
-        up = _positive_recurrence(bu, cu, a_lo, below)
-        out[1:s_max - lo + 2] = up
+        def coef_up(i):
+            s = i + lo
+            den = s + 1.0
+            c = np.subtract(N + 1.0, s)
+            c /= den
+            s -= s0                     # exact (integers)
+            s -= d                      # one rounding
+            s *= -R
+            s /= den
+            return s, c
+        out[1:s_max - lo + 2] = _positive_recurrence(coef_up, s_max - lo + 1, a_lo, below)
     # downward: a_{s-1} from a_s, a_{s+1} for s = hi..s_min (C_s <= 0)
     s_min = max(lo + 1, math.ceil(sc))
     if s_min <= hi:
-        s = np.arange(hi, s_min - 1, -1, dtype=float)
-        t = s - s0
-        bd = R * (t - d) / (N - s + 1.0)
-        cd = (s + 1.0) / (N - s + 1.0)
-        down = _positive_recurrence(bd, cd, a_hi, above)
-        out[s_min - 1 - lo:hi - lo][::-1] = down   # a_{hi-1}, ..., a_{s_min-1}
+        def coef_down(i):
+            s = hi - i
+            den = np.subtract(N + 1.0, s)
+            c = s + 1.0
+            c /= den
+            s -= s0
+            s -= d
+            s *= R
+            s /= den
+            return s, c
+        down = _positive_recurrence(coef_down, hi - s_min + 1, a_hi, above)
+        out[s_min - 1 - lo:hi - lo] = down[::-1]   # a_{s_min-1}, ..., a_{hi-1}
     out[0], out[-1] = a_lo, a_hi
     return out
 
@@ -330,3 +405,163 @@ def _outside(N, k, q, lo, hi, below, a_lo, a_hi, above, level):
     if not tails:
         return -math.inf
     return float(np.logaddexp.reduce(tails)) if len(tails) > 1 else tails[0]
+
+
+# == public functions ==========================================================================================
+from ._common import ParameterError, as_float, count, fail, memory, provenance, require, scalar, scalar_out  # noqa: E402
+
+
+def _lie(q) -> float:
+    return scalar("q", q, 0.0, 0.5, lo_open=True, hi_open=True)
+
+
+def _bits(name, value) -> np.ndarray:
+    arr = as_float(name, value, finite=True)
+    require((arr == 0) | (arr == 1), name, "an array of bits (0 or 1), the last axis the L bits of a record")
+    if arr.ndim == 0:
+        fail(name, "an array of bits whose last axis is the L bits of a record (at least one axis)")
+    return arr
+
+
+@provenance("kr.vector_pmf", "kr.bit_pmf")
+def rr_pmf(x, y, q, log=False):
+    """P[R(x) = y] = p^(L - d) q^d for bit vectors x, y (last axis: the L bits; broadcast), d their
+    Hamming distance and p = 1 - q; ln of it with ``log=True``.
+
+    Source: 003_6dfa2dbc38b4b249.txt, Section 2.1 (each bit flipped independently with probability q).
+    Domain: 0 < q < 1/2 (the paper's lie probability). Accuracy: a few roundoffs (log1p for ln p).
+
+    >>> float(rr_pmf([1, 0, 1], [1, 1, 1], 0.25))     # one flip of three: (3/4)^2 (1/4)
+    0.140625
+    """
+    qq = _lie(q)
+    if not isinstance(log, (bool, np.bool_)):
+        fail("log", "True or False")
+    xa, ya = _bits("x", x), _bits("y", y)
+    if xa.shape[-1] != ya.shape[-1]:
+        fail("y", f"bit vectors of the same length L as x ({xa.shape[-1]})", f"length {ya.shape[-1]}")
+    try:
+        d = np.sum(xa != ya, axis=-1)
+    except ValueError:
+        fail("y", "broadcastable with x", f"shape {ya.shape} against {xa.shape}")
+    L = xa.shape[-1]
+    out = (L - d) * math.log1p(-qq) + d * math.log(qq)
+    return scalar_out(out if log else np.exp(out))
+
+
+def _log_count(s, N: int, k: int, q: float) -> np.ndarray:
+    """ln P[Bin(k, p) + Bin(N - k, q) = s] for an integer array s: one binomial when k = 0 or k = N
+    (scipy's logpmf, accurate to a few roundoffs), the conditional sum of ``_direct`` otherwise."""
+    s = np.asarray(s, dtype=np.int64)
+    if 0 < k < N:
+        out = np.full(s.shape, -np.inf)
+        inside = (s >= 0) & (s <= N)
+        if inside.any():
+            with np.errstate(divide="ignore", invalid="ignore"):   # ln 0 at the ends of a conditional sum
+                out[inside] = _direct(s[inside], N, k, q)
+        return out
+    from scipy.stats import binom
+    with np.errstate(divide="ignore"):
+        return np.asarray(binom.logpmf(s, N, q if k == 0 else 1.0 - q), dtype=float)
+
+
+def _cells(name, value) -> None:
+    """Refuse an array argument too large to work on, before any pass over it (lists are small)."""
+    if isinstance(value, np.ndarray):
+        memory(name, value.size)
+
+
+def _n_m(n, m):
+    nn = count("n", n, 1)
+    mm = count("m", m, 0, nn)
+    return nn, mm
+
+
+@provenance("kr.count_law")
+def count_pmf(n, m, q, s=None, log=False):
+    """The law of A_n(m) ~ Bin(m, p) + Bin(n - m, q), the number of reported 1s when m of the n one-bit
+    records are 1: P[A_n(m) = s] at the counts ``s`` (an integer array; 0 off 0..n), or on 0..n when
+    ``s`` is None; ln of it with ``log=True`` (finite for every s in 0..n, whatever n).
+
+    Source: 003_6dfa2dbc38b4b249.txt, Section 3.1. Computed by the conditional sum over the ones reported
+    by the m ones, in log space (see ``_direct``), so n up to 10^9 neither overflows nor underflows.
+    The whole law needs n + 1 values: a ValueError names ``n`` when that is too large; pass ``s``.
+
+    >>> [round(float(v), 6) for v in count_pmf(2, 1, 0.25)]   # (q, p) * (p, q): q p, p^2 + q^2, p q
+    [0.1875, 0.625, 0.1875]
+    """
+    nn, mm = _n_m(n, m)
+    qq = _lie(q)
+    if not isinstance(log, (bool, np.bool_)):
+        fail("log", "True or False")
+    if s is None:
+        memory("n", nn + 1, what="the whole law (pass s)")
+        sa = np.arange(nn + 1)
+    else:
+        _cells("s", s)
+        sf = as_float("s", s, finite=True)
+        require(sf == np.round(sf), "s", "integer counts")
+        sa = sf.astype(np.int64)
+    out = _log_count(sa, nn, mm, qq)
+    return scalar_out(out if log else np.exp(out))
+
+
+@provenance("kr.ratio_reduction", "kr.agg.loss_range_upper", "kr.agg.loss_range_lower")
+def privacy_ratio(s, m, n, q, log=False):
+    """pi(s; m) = P[A_n(m) = s] / P[A_n(m+1) = s] for s in 0..n and m in 0..n-1 (broadcast).
+
+    Source: 003_6dfa2dbc38b4b249.txt, Section 3.1. Computed as (q a + p b)/(p a + q b) with a, b the law of
+    A_{n-1}(m) at s - 1 and s ((3.2)-(3.3)), in log space: no cancellation, and q/p <= pi <= p/q with
+    pi(0; m) = p/q, pi(n; m) = q/p (kr.agg.loss_range_*, kr.agg.pure_epsilon).
+
+    >>> float(privacy_ratio(0, 0, 3, 0.2))      # p/q
+    4.0
+    """
+    nn = count("n", n, 1)
+    qq = _lie(q)
+    if not isinstance(log, (bool, np.bool_)):
+        fail("log", "True or False")
+    _cells("s", s)
+    _cells("m", m)
+    sf, mf = as_float("s", s, finite=True), as_float("m", m, finite=True)
+    require((sf == np.round(sf)) & (sf >= 0) & (sf <= nn), "s", f"integer counts in [0, {nn}]")
+    require((mf == np.round(mf)) & (mf >= 0) & (mf <= nn - 1), "m", f"integers in [0, {nn - 1}]")
+    try:
+        sa, ma = np.broadcast_arrays(sf.astype(np.int64), mf.astype(np.int64))
+    except ValueError:
+        fail("m", "broadcastable with s")
+    memory("s", sa.size)
+    lp, lq = math.log1p(-qq), math.log(qq)
+    out = np.empty(sa.shape)
+    for mm in np.unique(ma):
+        sel = ma == mm
+        la, lb = _log_count(sa[sel] - 1, nn - 1, int(mm), qq), _log_count(sa[sel], nn - 1, int(mm), qq)
+        out[sel] = np.logaddexp(lq + la, lp + lb) - np.logaddexp(lp + la, lq + lb)
+    return scalar_out(out if log else np.exp(out))
+
+
+@provenance("kr.quantile_step", "kr.count_law")
+def count_quantile(n, m, q, alpha):
+    """tau_n(m) = inf{y : F_{n,m}(y) >= alpha}, the alpha-quantile of A_n(m) (an integer in 0..n).
+
+    Source: 003_6dfa2dbc38b4b249.txt, Section 3.1.3; tau_n(m) - tau_n(m-1) is 0 or 1 (kr.quantile_step).
+    Domain: 0 < alpha <= 1 (broadcast). The cdf is summed over the window of the law that holds all but a
+    certified e^-800 of the mass, so alpha within that of a cdf value may round to either side of it.
+
+    >>> int(count_quantile(10, 5, 0.25, 0.5))   # the median of a symmetric law: 5
+    5
+    """
+    nn, mm = _n_m(n, m)
+    qq = _lie(q)
+    _cells("alpha", alpha)
+    a = as_float("alpha", alpha, finite=True)
+    require((a > 0) & (a <= 1), "alpha", "in (0, 1]")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        start, logpmf, _ = _count_window(nn, mm, qq)
+    cdf = np.cumsum(np.exp(logpmf - logpmf.max())) * math.exp(logpmf.max())
+    idx = np.searchsorted(cdf, a * (1 - 1e-15), side="left")
+    out = np.minimum(start + idx, nn).astype(np.int64)
+    return scalar_out(out)
+
+
+__all__ = ["count_pmf", "count_quantile", "privacy_ratio", "rr_pmf"]
