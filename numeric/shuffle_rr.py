@@ -566,8 +566,8 @@ def aggregated_search(n, q, *, epsilon=None, delta=None, max_evaluations=None):
     Cost: the remove-records bound of an interval of w records exceeds the values inside by about
     w/(2N) relative, while the values of neighbouring k differ by O(N^-1.5) relative near the
     maximum, so the search evaluates a few hundred to a few thousand k and the count grows like
-    N^0.6 (measured: 1291, 5575 evaluations at n = 10^4, 10^5 for eps0 = 0.5; 87, 425, 1611 at
-    10^4..10^6 for eps0 = 4; benchmarks/bench_shuffle_rr.py).
+    N^0.6 (measured: 688, 2948 evaluations at n = 10^4, 10^5 for eps0 = 0.5; 46, 219, 816, 3265 at
+    10^4..10^7 for eps0 = 4; benchmarks/bench_shuffle_rr.py), against n for the full scan.
 
     Source: 003_6dfa2dbc38b4b249.txt, Section 3.1; the remove-records bound ``kr.agg.remove_records``.
     The bracket [lower, upper] contains the exact maximum: ``upper`` is the safe-side value, ``lower``
