@@ -16,7 +16,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ._common import as_float, boolean, count, fail, memory, memory_for, provenance, require, scalar, scalar_out
+from ._common import ParameterError, as_float, boolean, count, fail, memory, memory_for, provenance, require, scalar, scalar_out
 from .sampling import _log_binom
 
 __all__ = ["rr_pmf", "count_pmf", "privacy_ratio", "count_quantile"]
@@ -630,7 +630,12 @@ def rr_pmf(x, y, q, log=False):
     """
     log = boolean("log", log)
     q = _lie(q)
-    shape = memory_for(3, x=x, y=y)
+    try:
+        shape = memory_for(3, x=x, y=y)
+    except ParameterError as clash:           # a value that is not an array of numbers is named first
+        as_float("x", x)
+        as_float("y", y)
+        raise clash
     if len(shape) == 0:
         fail("x", "an array of bits whose last axis holds the L bits (not a scalar)")
     xa = as_float("x", x)
