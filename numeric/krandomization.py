@@ -320,8 +320,10 @@ def _count_window(N, k, q, log_floor=-800.0):
     saddle-point form (relative error about 1e-13 at N = 10^9 in the far tail).  Small windows are
     computed by the conditional sums alone; k = 0, k = N and q = 1/2 are single binomial laws.
 
-    Accuracy achieved (tests against mpmath at 50 digits): relative error of each returned probability
-    below 1e-10 for N <= 10^9 at every point of the window, log_floor = -800 (observed: 1e-14 to 1e-12
+    The relative error of the starting values includes the resolution of their logarithms as floats,
+    |ln P| 2^-52 (2e-13 at ln P = -800, but 1e-10 at ln P = -5e5): with a very low ``log_floor`` the whole
+    window carries it.  Accuracy achieved (tests against mpmath at 50 digits): relative error of each
+    returned probability below 1e-10 for N <= 10^9 at every point of the window, log_floor = -800 (observed: 1e-14 to 1e-12
     for windows up to 4e5 points, up to 7e-11 for windows of 1e6 points (N = 10^9, q = 0.2, k = 3); the
     error grows with the number K of recurrence steps, bound 1e-13 + 6 K 2^-53).
 
@@ -367,7 +369,9 @@ def _recurrence_fill(N, k, q, lo, hi, below, a_lo, a_hi, above):
     sc = (k * P * P + (N - k) * Q * Q) / Bq
     s0 = min(max(round(sc), lo), hi)
     d = float(sc - s0)                             # s_c - s0, rounded once
-    R = float(Bq / (P * Q))                        # (p^2 + q^2)/(p q), rounded once
+    Rx = Bq / (P * Q)                              # (p^2 + q^2)/(p q) as R + R_lo (the same rounding at every
+    R = float(Rx)                                  # step would add up over the K steps: K 2^-53 coherently)
+    R_lo = float(Rx - Fraction(R))
     out = np.empty(hi - lo + 1)
     # upward: a_{s+1} from a_s, a_{s-1} for s = lo..s_max (C_s >= 0)
     s_max = min(hi - 1, math.floor(sc))
@@ -379,9 +383,9 @@ def _recurrence_fill(N, k, q, lo, hi, below, a_lo, a_hi, above):
             c /= den
             s -= s0                     # exact (integers)
             s -= d                      # one rounding
-            s *= -R
             s /= den
-            return s, c
+            s *= -1.0
+            return s * R + s * R_lo, c
         out[1:s_max - lo + 2] = _positive_recurrence(coef_up, s_max - lo + 1, a_lo, below)
     # downward: a_{s-1} from a_s, a_{s+1} for s = hi..s_min (C_s <= 0)
     s_min = max(lo + 1, math.ceil(sc))
@@ -393,9 +397,8 @@ def _recurrence_fill(N, k, q, lo, hi, below, a_lo, a_hi, above):
             c /= den
             s -= s0
             s -= d
-            s *= R
             s /= den
-            return s, c
+            return s * R + s * R_lo, c
         down = _positive_recurrence(coef_down, hi - s_min + 1, a_hi, above)
         out[s_min - 1 - lo:hi - lo] = down[::-1]   # a_{s_min-1}, ..., a_{hi-1}
     out[0], out[-1] = a_lo, a_hi
@@ -683,8 +686,11 @@ def count_pmf(n, m, q, s=None, log=False):
     n, m, q = _nmq(n, m, q)
     if s is None:
         memory("n", 3 * (n + 1), what="the whole pmf on 0..n (pass s, the points wanted)")
-        start, lp, _ = _count_window(n, m, q, log_floor=-math.inf)
-        assert start == 0 and lp.size == n + 1
+        # the whole support from its ends, then the points above e^-800 again from the window's ends: the
+        # recurrence carries the relative error of its starting values, |ln P| 2^-52 at the ends of the support
+        _, lp, _ = _count_window(n, m, q, log_floor=-math.inf)
+        start, mid, _ = _count_window(n, m, q)
+        lp[start:start + mid.size] = mid
     else:
         memory_for(3, s=s)
         sa = _integers("s", s)

@@ -235,3 +235,14 @@ def test_quantile_step_claim_large_n(n, q):
 def test_count_pmf_whole_law_refused_when_too_large():
     with pytest.raises(ValueError, match="n"):
         nm.count_pmf(10**9, 10, 0.1)
+
+
+def test_count_pmf_whole_law_keeps_the_window_accuracy():
+    """Reference: mpmath at 50 digits at the mode and in the tail of the whole law (s=None), n = 2e5: the
+    far ends of the support (ln P ~ -1e5) must not pass their float resolution on to the centre."""
+    n, m, q = 2 * 10**5, 6 * 10**4, 0.2
+    pmf = nm.count_pmf(n, m, q)
+    mode = int(np.argmax(pmf))
+    for s in (mode, mode + 1500, mode - 3000):
+        assert rel_err(math.log(pmf[s]), mp_log_pmf(n, m, q, s)) < 1e-11
+    assert pmf.sum() == pytest.approx(1.0, rel=1e-12)
