@@ -89,8 +89,8 @@ def test_a_term_that_matches_nothing_says_what_can_be_matched(term):
 
 
 def test_a_paper_not_yet_encoded_is_named_as_such():
-    with pytest.raises(NoMatch, match=r"k-randomization \(003\) not yet encoded"):
-        ids("k-randomization")
+    with pytest.raises(NoMatch, match=r"private-deciles \(001\) not yet encoded"):
+        ids("private-deciles")
 
 
 def test_a_prefix_before_the_colon_must_name_a_paper():
