@@ -1,6 +1,6 @@
 """The exact privacy profile of aggregated randomized response (``003_6dfa2dbc38b4b249.txt``,
-Zhilyaev and Zeber, "K-Randomization", 2016: Section 3, display (3.1) and its open "TODO: max value
-of ratio", in (epsilon, delta) form).
+Zhilyaev and Zeber, "K-Randomization", 2016: Section 3, display (3.1) and the question it leaves open,
+the largest value of the privacy ratio, in (epsilon, delta) form).
 
 n records of L bits each; every bit is flipped independently with the lie probability q
 (0 < q < 1/2, p = 1 - q) and only the counts of the 2^L bit vectors are released.  For L = 1 the
@@ -453,7 +453,7 @@ def aggregated_profile(n, q, epsilons, L=1):
     hockey-stick divergence H_eps = sum_s max(0, P(s) - e^eps P'(s)) between the laws of the released
     counts of two collections of n records that differ in one record.
 
-    Source: 003_6dfa2dbc38b4b249.txt, Section 3 (display (3.1), the "TODO: max value of ratio") and
+    Source: 003_6dfa2dbc38b4b249.txt, Section 3 (display (3.1) and the open largest ratio) and
     Section 3.1 (L = 1: A_n(m) ~ Bin(m, p) + Bin(n - m, q)); the method is described in the module
     docstring (threshold form per k, branch and bound over k with the remove-records bound).
 

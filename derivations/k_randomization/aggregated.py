@@ -1,7 +1,7 @@
-"""Beyond the paper: the exact privacy of the aggregated counts (the paper's open "TODO: max value of
-ratio", Section 3).
+"""Beyond the paper: the exact privacy of the aggregated counts (the question the paper leaves open after
+(3.1), the largest value of the privacy ratio).
 
-Source: ``003_6dfa2dbc38b4b249.txt``, Section 3, display (3.1) and the TODO after it; Section 3.1.
+Source: ``003_6dfa2dbc38b4b249.txt``, Section 3, display (3.1) and the open question after it; Section 3.1.
 
 *Pure epsilon.*  Aggregation buys nothing in pure differential privacy: for every n >= 1 the largest
 privacy ratio of the released counts is (p/q)^L, the per-record bound.
@@ -39,7 +39,7 @@ from ..engine.core import Source, all_of, cite, claim, finding
 from ..engine.proofs import Parametrization, conclude, conclude_evaluation, exhaust
 from .common import DOC, L, m, n, p, q
 
-S3_TODO = Source(DOC, "Section 3, display (3.1) and its 'TODO: max value of ratio'")
+S3_OPEN = Source(DOC, "Section 3, display (3.1) and the open question after it, the largest value of the ratio")
 S31 = Source(DOC, "Section 3.1, the case L = 1: pi(s; m) = P[A_n(m) = s] / P[A_n(m+1) = s]")
 
 # -- L = 1: the ratio of (3.2)-(3.3) lies in [q/p, p/q] ------------------------------------------------
@@ -59,7 +59,7 @@ def _ratio(a, b):
 claim(id="kr.agg.loss_range_upper",
       title="L = 1: pi(s; m) = (q a + p b)/(p a + q b) <= p/q for every a = P[A_{n-1}(m) = s-1] >= 0 and "
             "b = P[A_{n-1}(m) = s] >= 0 with a > 0, q < p",
-      source=S3_TODO, kind="inequality", relation="<=", lhs=_ratio(a_pos, b_here), rhs=p / q,
+      source=S3_OPEN, kind="inequality", relation="<=", lhs=_ratio(a_pos, b_here), rhs=p / q,
       conditions=(sp.Lt(q, p),),
       proof=lambda c: conclude(c, _P_ABOVE_Q, certificate=-a_pos * (p**2 - q**2) / (q * (p * a_pos + q * b_here))),
       note="lhs - rhs = -a (p^2 - q^2) / (q (p a + q b)). The decomposition of P[A_n(m) = s] and "
@@ -68,7 +68,7 @@ claim(id="kr.agg.loss_range_upper",
 
 claim(id="kr.agg.loss_range_lower",
       title="L = 1: pi(s; m) = (q a + p b)/(p a + q b) >= q/p for every a >= 0 and b > 0, q < p",
-      source=S3_TODO, kind="inequality", relation=">=", lhs=_ratio(a_prev, b_pos), rhs=q / p,
+      source=S3_OPEN, kind="inequality", relation=">=", lhs=_ratio(a_prev, b_pos), rhs=q / p,
       conditions=(sp.Lt(q, p),),
       proof=lambda c: conclude(c, _P_ABOVE_Q, certificate=b_pos * (p**2 - q**2) / (p * (p * a_prev + q * b_pos))),
       note="lhs - rhs = b (p^2 - q^2) / (p (p a + q b)); with b = 0 (s = n) the ratio is p/q.")
@@ -86,7 +86,7 @@ def _count_pmf(nn, mm, ss):
 claim(id="kr.agg.pure_epsilon",
       title="L = 1: pi(0; m) = P[A_n(m) = 0] / P[A_n(m+1) = 0] = p/q for every n and m = 0..n-1 (the bound of "
             "kr.agg.loss_range_upper is attained)",
-      source=S3_TODO, kind="identity", lhs=_count_pmf(n, m, 0) / _count_pmf(n, m + 1, 0), rhs=p / q,
+      source=S3_OPEN, kind="identity", lhs=_count_pmf(n, m, 0) / _count_pmf(n, m + 1, 0), rhs=p / q,
       conditions=(sp.Lt(m, n),), proof=conclude_evaluation,
       note="P[A_n(m) = s] is the convolution of Bin(m, p) and Bin(n - m, q) (kr.count_law); at s = 0 every record "
            "reports 0, and the sum has the single term q^m p^(n-m). With "
@@ -102,7 +102,7 @@ w = sp.Symbol("w", integer=True, nonnegative=True)   # L - delta(x_1, y)
 claim(id="kr.agg.record_log_ratio",
       title="ln P[R(x_1') = y] - ln P[R(x_1) = y] = ln(p^(L - delta(x_1', y)) q^delta(x_1', y)) - "
             "ln(p^(L - delta(x_1, y)) q^delta(x_1, y)) <= L ln(p/q) for Hamming distances 0 <= delta <= L, q < p",
-      source=S3_TODO, kind="inequality", relation="<=",
+      source=S3_OPEN, kind="inequality", relation="<=",
       lhs=sp.log(p**(L - d_xp) * q**d_xp) - sp.log(p**(L - d_x) * q**d_x), rhs=L * sp.log(p / q),
       conditions=(sp.Lt(q, p), sp.Le(d_x, L)),
       proof=lambda c: conclude(c, Parametrization({p: q + u, d_x: L - w}, {u: p - q, w: L - d_x}),
@@ -117,7 +117,7 @@ _REST = sp.Product(p**(L - d_rest[i_]) * q**d_rest[i_], (i_, 2, n))
 claim(id="kr.agg.pure_epsilon_vector",
       title="General L, at s = n i_j with d_j = x_1' and x_1 opposite to x_1': the ratio of the two single products, "
             "p^L prod_{i>=2} P[R(x_i) = x_1'] / (q^L prod_{i>=2} P[R(x_i) = x_1']), is (p/q)^L for every n",
-      source=S3_TODO, kind="identity",
+      source=S3_OPEN, kind="identity",
       lhs=sp.Mul(p**L, _REST, sp.Pow(sp.Mul(q**L, _REST, evaluate=False), -1, evaluate=False), evaluate=False),
       rhs=(p / q)**L,
       note="Only one synthetic collection has the counts n i_j (every y_i = d_j), so by (2.1) each probability "
@@ -127,8 +127,8 @@ claim(id="kr.agg.pure_epsilon_vector",
            "n <= 3: tests/derivations/test_k_randomization_aggregated.py). With "
            "kr.agg.record_log_ratio the pure epsilon of the aggregated counts is exactly L ln(p/q) for every n.")
 
-finding("kr.finding.max_ratio", S3_TODO,
-        "The paper leaves 'max value of ratio' open (a TODO after (3.1)). It is (p/q)^L for every n >= 1: the "
+finding("kr.finding.max_ratio", S3_OPEN,
+        "The paper leaves the largest value of the ratio open (a note to itself after (3.1)). It is (p/q)^L for every n >= 1: the "
         "aggregated counts have the same pure epsilon, L ln(p/q), as one record's report "
         "(kr.agg.loss_range_upper, kr.agg.loss_range_lower and kr.agg.pure_epsilon for L = 1; kr.agg.record_log_ratio, "
         "kr.agg.pure_epsilon_vector for general L). The gain from aggregation is in (epsilon, delta); "
@@ -150,7 +150,7 @@ def _lr(lo, hi):
 claim(id="kr.agg.loss_monotone",
       title="L = 1: the likelihood ratio U(s)/V(s) = (p b_{s-1} + q b_s)/(q b_{s-1} + p b_s) of the two "
             "neighbouring counts is nondecreasing in s wherever b is log-concave (b_s^2 >= b_{s-1} b_{s+1}), q < p",
-      source=S3_TODO, kind="inequality", relation="<=", lhs=_lr(b1, b2), rhs=_lr(b2, b3),
+      source=S3_OPEN, kind="inequality", relation="<=", lhs=_lr(b1, b2), rhs=_lr(b2, b3),
       conditions=(sp.Lt(q, p), sp.Ge(b2**2, b1 * b3)),
       proof=lambda c: conclude(c, Parametrization({p: q + u, b2: b1 * r, b3: b1 * r**2 / (1 + g)},
                                                   {u: p - q, r: b2 / b1, g: b2**2 / (b1 * b3) - 1}),

@@ -1,7 +1,7 @@
 """Sections 1-2 of K-randomization (003): Proposition 1.1, bit and bit-vector randomization, (2.1).
 
-Each claim is verified here on its own (not through the session fixture), and its changed statement
-(rhs -> 2 rhs + 1, or the relation reversed) must not be proved.  References independent of the
+Labels are read from the session's verdicts; the changed statement (rhs -> 2 rhs + 1, or the relation
+reversed) of each enumerated claim must not hold (_labels.py).  References independent of the
 claims and of their enumerations: laws written here from the definitions of Section 2 with
 fractions.Fraction (the bit flipped with probability q; randomized response as a mixture; the
 aggregated counts as a convolution of the records' categorical laws), and exhaustive checks of
@@ -15,8 +15,7 @@ from math import comb
 
 import pytest
 
-import derivations
-from derivations.engine.core import verify_inline
+from _labels import assert_label, changed_verdict
 
 PROVED = ["kr.prop_1_1_if", "kr.prop_1_1_zero_case", "kr.prop_1_1_only_if", "kr.bit_pmf", "kr.bit_pmf_distance",
           "kr.truth_likelier", "kr.rr_equivalence", "kr.bit_half", "kr.bit_half_only", "kr.vector_pmf",
@@ -27,36 +26,32 @@ CHECKED_SLOW = ["kr.query_pmf"]
 Q_GRID = [Fraction(1, 3), Fraction(1, 5), Fraction(2, 5), Fraction(49, 100)]
 
 
-def _controlled(cid):
-    c = derivations.get(cid).mutated()
-    c.numeric_points = 0
-    return verify_inline(c)
-
-
 @pytest.mark.parametrize("cid", PROVED)
-def test_proved_and_a_changed_statement_is_not(cid):
-    assert verify_inline(derivations.get(cid)).label == "PROVED"
-    assert not _controlled(cid).proved
+def test_proved(cid, all_verdicts):
+    assert_label(all_verdicts, cid, "PROVED")
 
 
 @pytest.mark.parametrize("cid", EXHAUSTIVE)
-def test_exhaustive_and_a_changed_statement_is_not(cid):
-    assert verify_inline(derivations.get(cid)).label == "PROVED (exhaustive)"
-    v = _controlled(cid)
+def test_exhaustive_and_a_changed_statement_is_not(cid, all_verdicts):
+    assert_label(all_verdicts, cid, "PROVED (exhaustive)")
+    v = changed_verdict(cid)
     assert not v.proved and not v.ok
 
 
+@pytest.mark.parametrize("cid", CHECKED + CHECKED_SLOW)
+def test_checked_on_a_stated_scope(cid, all_verdicts):
+    assert_label(all_verdicts, cid, "CHECKED (finite scope: ")
+
+
 @pytest.mark.parametrize("cid", CHECKED)
-def test_checked_on_a_stated_scope_and_a_changed_statement_is_not(cid):
-    v = verify_inline(derivations.get(cid))
-    assert v.ok and v.label.startswith("CHECKED (finite scope: ")
-    assert not verify_inline(derivations.get(cid).mutated()).ok
+def test_a_changed_checked_statement_is_not(cid):
+    assert not changed_verdict(cid).ok
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("cid", CHECKED_SLOW)
-def test_checked_slow(cid):
-    test_checked_on_a_stated_scope_and_a_changed_statement_is_not(cid)
+def test_a_changed_checked_statement_is_not_slow(cid):
+    assert not changed_verdict(cid).ok
 
 
 def test_readings_of_sections_1_and_2():

@@ -12,8 +12,8 @@ from fractions import Fraction
 import mpmath as mp
 import pytest
 
-import derivations
-from derivations.engine.core import all_findings, all_readings, verify_inline
+from derivations.engine.core import all_findings, all_readings
+from _labels import assert_label, changed_verdict
 
 PROVED = ["kr.lemma_4_1", "kr.lemma_4_1_weights", "kr.lemma_4_1_weights_sum", "kr.lemma_4_2_cross",
           "kr.lemma_4_2_ratio_difference", "kr.lemma_4_2_rearrangement_base", "kr.lemma_4_2_rearrangement_step",
@@ -24,35 +24,31 @@ CHECKED = ["kr.lemma_4_2"]
 CHECKED_SLOW = ["kr.lemma_4_2_reversed", "kr.lemma_4_2_rearrangement"]
 
 
-def _controlled(cid):
-    c = derivations.get(cid).mutated()
-    c.numeric_points = 0
-    return verify_inline(c)
-
-
 @pytest.mark.parametrize("cid", PROVED)
-def test_proved_and_a_changed_statement_is_not(cid):
-    assert verify_inline(derivations.get(cid)).label == "PROVED"
-    assert not _controlled(cid).proved
+def test_proved(cid, all_verdicts):
+    assert_label(all_verdicts, cid, "PROVED")
+
+
+@pytest.mark.parametrize("cid", CHECKED + CHECKED_SLOW)
+def test_checked_on_a_stated_scope(cid, all_verdicts):
+    assert_label(all_verdicts, cid, "CHECKED (finite scope: ")
 
 
 @pytest.mark.parametrize("cid", CHECKED)
-def test_checked_on_a_stated_scope_and_a_changed_statement_is_not(cid):
-    v = verify_inline(derivations.get(cid))
-    assert v.ok and v.label.startswith("CHECKED (finite scope: ")
-    assert not verify_inline(derivations.get(cid).mutated()).ok
+def test_a_changed_checked_statement_is_not(cid):
+    assert not changed_verdict(cid).ok
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("cid", CHECKED_SLOW)
-def test_checked_slow(cid):
-    test_checked_on_a_stated_scope_and_a_changed_statement_is_not(cid)
+def test_a_changed_checked_statement_is_not_slow(cid):
+    assert not changed_verdict(cid).ok
 
 
-def test_log_bound_is_argued_with_its_citation_and_a_changed_statement_fails():
-    v = verify_inline(derivations.get("kr.log_below_tangent"))
+def test_log_bound_is_argued_with_its_citation_and_a_changed_statement_fails(all_verdicts):
+    v = all_verdicts["kr.log_below_tangent"]
     assert v.label == "ARGUED" and "logarithm_below_tangent" in v.citations
-    assert not _controlled("kr.log_below_tangent").holds
+    assert not changed_verdict("kr.log_below_tangent").holds
 
 
 def test_readings_and_findings_of_sections_4_and_5():
