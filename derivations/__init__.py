@@ -13,7 +13,7 @@ from .engine.core import (CITATIONS, Check, Claim, Enumeration, Erratum, Finding
 from .engine.formulas import Formula, all_formulas
 from .engine.papers import Paper, all_papers, find_papers, paper_of
 from . import papers  # noqa: F401  (registers the bibliographic records of the source documents)
-from . import log_laplace, ht_mechanism, shlomo_skinner, k_randomization  # noqa: F401  (registers the claims of each source document)
+from . import log_laplace, ht_mechanism, shlomo_skinner, k_randomization, private_deciles  # noqa: F401  (registers the claims of each source document)
 
 __all__ = ["CITATIONS", "Check", "Claim", "Enumeration", "Erratum", "Finding", "Formula", "Proof", "Reading",
            "Paper", "Source", "Verdict", "all_papers", "claims", "find_papers", "paper_of", "errata", "findings", "formulas", "get", "readings", "verify",

@@ -434,3 +434,54 @@ def conclude_termwise(claim: Claim, prove_term) -> Proof:
     ok = sub.ok and tied and nonempty
     return sub + _conclusion(claim, ok, f"every term of the sum is {need} (proved above), so is the sum"
                              if ok else "the terms were not shown to have the stated sign")
+
+
+def conclude_shift(claim: Claim, *shifts: tuple[sp.Symbol, sp.Expr]) -> Proof:
+    """An identity between integrals related by translations of their variables.
+
+    For each (var, shift) in turn, every integral over ``var`` in the claim's right-hand side is
+    rewritten by the change of variables var = u - shift (limits moved by ``shift``; infinite limits
+    stay), the substitution rule for a translation: int_a^b f(v) dv = int_{a+c}^{b+c} f(u - c) du.
+    The claim holds when the rewritten right-hand side and the left-hand side are then shown
+    identical (integrands compared after expanding the arguments of undefined functions)."""
+    moved = sp.sympify(claim.rhs)
+    for var, shift in shifts:
+        shift = sp.sympify(shift)
+
+        def move(e: sp.Integral, var=var, shift=shift) -> sp.Expr:
+            if len(e.limits) != 1 or e.limits[0][0] != var or len(e.limits[0]) != 3:
+                return e
+            _, lo, hi = e.limits[0]
+            lo2 = lo if lo.is_infinite else lo + shift
+            hi2 = hi if hi.is_infinite else hi + shift
+            return sp.Integral(e.function.xreplace({var: var - shift}), (var, lo2, hi2))
+
+        before = moved
+        moved = moved.replace(lambda e: isinstance(e, sp.Integral), move)
+        if moved == before:
+            return _conclusion(claim, False, f"the right-hand side has no integral over {var} to translate")
+    same = is_zero(sp.Add(claim.lhs, -moved)) or _same_integrals(claim.lhs, moved)
+    what = "with " + ", ".join(f"{v} -> {v} - ({c})" for v, c in shifts) + " in the integrals of the right-hand side, "
+    return _conclusion(claim, same, what + ("it is the left-hand side" if same else "it was not shown equal to the "
+                                                                                    "left-hand side"))
+
+
+def _same_integrals(a: sp.Expr, b: sp.Expr) -> bool:
+    """Two single integrals with the same limits whose integrands are shown identical (after
+    expanding their arguments)."""
+    a, b = sp.sympify(a), sp.sympify(b)
+    if not (isinstance(a, sp.Integral) and isinstance(b, sp.Integral)):
+        return False
+    if len(a.limits) != 1 or len(b.limits) != 1 or a.limits[0][0] != b.limits[0][0]:
+        return False
+    if any(not is_zero(x - y) for x, y in zip(a.limits[0][1:], b.limits[0][1:])):
+        return False
+
+    def norm(f):
+        f = f.replace(lambda e: isinstance(e, sp.core.function.AppliedUndef),
+                      lambda e: e.func(*(sp.expand(x) for x in e.args)))
+        return f.replace(lambda e: isinstance(e, sp.Integral),
+                         lambda e: sp.Integral(e.function, *[(v, *(sp.expand(x) for x in lim))
+                                                             for v, *lim in e.limits]))
+    fa, fb = norm(a.function), norm(b.function)
+    return fa == fb or is_zero(fa - fb)

@@ -1,0 +1,150 @@
+"""Sections 2.2.1-2.2.2: HistogramMethod, its privacy (Théorème 2.2.1.1), the accuracy lemma of
+AboveThreshold (Lemme 2.2.1.1, after Dwork and Roth 2014, Theorem 3.24) and its cost.
+
+Source: ``001_1dd3d7af6edcb71d.txt`` (Canesse, 2022), Sections 2.2.1-2.2.2.
+
+The method as intended: the grid g_j = a + j (b - a)/steps (j = 1..steps), the cumulative counts
+f_j(x) = #{x_l < g_j} as queries (sensitivity 1, ``pd.def.count_sensitivity``), and for each decile
+d = 1..9 one AboveThreshold at eps/9 with threshold d n / 10; the estimate is the grid point of the
+first count above the noisy threshold.  The printed pseudo-code departs from this in ways recorded as
+findings (``numeric.histogram_deciles`` implements the intended method).
+"""
+from __future__ import annotations
+
+import sympy as sp
+
+from ..engine.core import Source, all_of, cite, citation, claim, finding, reading
+from ..engine.proofs import Parametrization, conclude
+from .common import DOC, eps, laplace_density
+
+S_HM = Source(DOC, "Section 2.2.1, the pseudo-code of HistogramMethod and Théorème 2.2.1.1")
+S_LEMMA = Source(DOC, "Section 2.2.1, Lemme 2.2.1.1 and its proof")
+S_COST = Source(DOC, "Section 2.2.2, Analyse de complexité")
+
+citation("basic_composition", "Basic composition of differential privacy",
+         "Running mechanisms that are eps_1-, ..., eps_m-DP (each on the same database, with independent "
+         "randomness, possibly chosen adaptively) is (eps_1 + ... + eps_m)-DP.",
+         "C. Dwork, A. Roth, The Algorithmic Foundations of Differential Privacy (2014), Thm 3.16.")
+citation("union_bound", "Union bound (Boole's inequality)",
+         "P(E_1 or ... or E_m) <= P(E_1) + ... + P(E_m); hence P(all complements) >= 1 - sum P(E_j).",
+         "W. Feller, An Introduction to Probability Theory and Its Applications I, 3rd ed. (1968), IV.1.")
+
+d = sp.Symbol("d", integer=True, positive=True)
+steps = sp.Symbol("k", integer=True, positive=True)       # the number of queries ('steps', called k)
+
+claim(id="pd.hm.composition",
+      title="Théorème 2.2.1.1: HistogramMethod is eps-DP: its nine AboveThreshold calls are each eps/9-DP "
+            "(Théorème 2.1.0.1 on sensitivity-1 counts, pd.def.count_sensitivity) and compose to "
+            "sum_{d=1}^{9} eps/9 = eps",
+      source=S_HM, kind="identity", lhs=sp.Sum(eps / 9, (d, 1, 9)), rhs=eps,
+      proof=lambda c: all_of(cite("basic_composition", "nine mechanisms on the same database, eps/9 each"),
+                             conclude(c)),
+      note="The privacy of AboveThreshold does not depend on the number of queries, so it holds for the printed "
+           "pseudo-code too, whose query list grows from call to call (pd.finding.hm_pseudocode).")
+
+# == Lemme 2.2.1.1 ==========================================================================================
+x = sp.Symbol("x", nonnegative=True)
+x_pos = sp.Symbol("x", positive=True)
+tt = sp.Symbol("t", real=True)
+beta = sp.Symbol("beta", positive=True)
+alpha = 8 * (sp.log(steps) + sp.log(2 / beta)) / eps      # the printed alpha, k the number of queries
+
+claim(id="pd.hm.laplace_tail",
+      title="Lemme 2.2.1.1, proof: a Laplace variable of scale s has P(|X| >= x) = e^{-x/s} (x > 0); at x = alpha/2 "
+            "this is e^{-eps alpha/4} for the threshold noise (s = 2/eps) and e^{-eps alpha/8} for a query noise "
+            "(s = 4/eps)",
+      source=S_LEMMA, kind="identity",
+      lhs=sp.Integral(laplace_density(tt, 2 / eps), (tt, x_pos, sp.oo))
+      + sp.Integral(laplace_density(tt, 2 / eps), (tt, -sp.oo, -x_pos)),
+      rhs=sp.exp(-eps * x_pos / 2),
+      note="Checked for the scale 2/eps; the scale 4/eps is the same computation with eps/2 in place of eps.")
+
+# beta^2/(4k^2) - beta/2 = -beta (2(k^2 - 1) + beta (1 + 2(1/beta - 1)))/(4k^2): both terms in the bracket >= 0
+_CERT = -beta * (2 * (steps**2 - 1) + beta * (1 + 2 * (1 / beta - 1))) / (4 * steps**2)
+
+claim(id="pd.hm.threshold_tail",
+      title="Lemme 2.2.1.1, proof: with alpha = 8(log k + log(2/beta))/eps, P(|T - T^| >= alpha/2) = e^{-eps alpha/4} "
+            "= (beta/(2k))^2 <= beta/2 for k >= 1 queries and beta in ]0, 1[",
+      source=S_LEMMA, kind="inequality", lhs=sp.exp(-eps * alpha / 4), rhs=beta / 2, relation="<=",
+      conditions=(sp.Lt(beta, 1),),
+      proof=lambda c: conclude(c, Parametrization({beta: 1 / (1 + x)}, {x: 1 / beta - 1}),
+                               certificate=_CERT),
+      note="The certificate (beta/(2k))^2 - beta/2 = beta (beta - 2k^2)/(4k^2) < 0 since beta < 1 <= 2k^2.")
+
+claim(id="pd.hm.query_tail",
+      title="Lemme 2.2.1.1, proof: the union bound over the k query noises, k P(|nu| >= alpha/2) = k e^{-eps alpha/8} "
+            "= beta/2 (printed 'k exp(-(-alpha eps/8))' and '= (k/k) beta/2')",
+      source=S_LEMMA, kind="identity", lhs=steps * sp.exp(-eps * alpha / 8), rhs=beta / 2,
+      note="Reading pd.reading.query_tail_sign (the double minus). The sum runs over the k queries i = 1..k, as "
+           "printed; with 0-based indices i <= k it would have k + 1 terms.")
+
+claim(id="pd.hm.accuracy_lemma",
+      title="Lemme 2.2.1.1: P(max_i |nu_i| < alpha/2 and |T - T^| < alpha/2) >= 1 - k e^{-eps alpha/8} - "
+            "e^{-eps alpha/4} >= 1 - beta (union bound) for alpha = 8(log k + log(2/beta))/eps, k >= 1 queries, "
+            "beta in ]0, 1[",
+      source=S_LEMMA, kind="inequality",
+      lhs=1 - steps * sp.exp(-eps * alpha / 8) - sp.exp(-eps * alpha / 4), rhs=1 - beta, relation=">=",
+      conditions=(sp.Lt(beta, 1),),
+      proof=lambda c: all_of(cite("union_bound", "the complement of the event is the union of the k + 1 tail events"),
+                             conclude(c, Parametrization({beta: 1 / (1 + x)}, {x: 1 / beta - 1}),
+                                      certificate=-_CERT)),
+      note="Reading pd.reading.accuracy_k: k is the number of queries (Dwork and Roth 2014, Thm 3.24), not the output "
+           "of AboveThreshold as printed. On this event the lemma's conclusion follows: pd.hm.accuracy_reduction.")
+
+T_, Th_, val, al = sp.symbols("T T^ v alpha", real=True)
+_r1, _r2, _r3 = (sp.Symbol(f"r_{j}", nonnegative=True) for j in (1, 2, 3))
+_rp = sp.Symbol("r", positive=True)
+claim(id="pd.hm.accuracy_reduction",
+      title="Lemme 2.2.1.1, proof: an earlier query that did not fire has f_i(x) + nu_i <= T^, and T^ <= T + |T - T^| "
+            "< T + alpha when |T - T^| < alpha, so f_i(x) + nu_i < T + alpha (the firing query likewise "
+            "f_k(x) + nu_k > T^ >= T - |T - T^| > T - alpha)",
+      source=S_LEMMA, kind="inequality", lhs=val, rhs=T_ + al, relation="<",
+      conditions=(sp.Le(val, Th_), sp.Le(Th_, T_ + _r3), sp.Lt(_r3, al)),
+      proof=lambda c: conclude(c, Parametrization({val: T_ + _r3 - _r2 - _r1, Th_: T_ + _r3 - _r2, al: _r3 + _rp},
+                                                  {_r1: Th_ - val, _r2: T_ + _r3 - Th_, _rp: al - _r3})),
+      note="v = f_i(x) + nu_i; r_3 = |T - T^|. Only the threshold noise is used: the statement of the lemma is "
+           "about the noisy values f_i(x) + nu_i, while the proof's displays bound the values y_i with |nu_i| "
+           "(pd.finding.accuracy_statement).")
+
+claim(id="pd.hm.complexity",
+      title="Section 2.2.2: the printed pseudo-code never clears its query list, so the d-th call evaluates d k "
+            "counts: sum_{d=1}^{9} d k = 45 k counts of O(n) each, against 9 k for the intended method; O(n k) "
+            "either way, as printed",
+      source=S_COST, kind="identity", lhs=sp.Sum(d * steps, (d, 1, 9)), rhs=45 * steps,
+      note="All steps cumulative counts come from one sort, O(n log n + k), then O(k) per decile: the cost of "
+           "numeric.histogram_deciles.")
+
+# == readings and findings ==================================================================================
+reading("pd.reading.accuracy_k", S_LEMMA,
+        printed="en posant alpha = 8(log(k) + log(2/beta))/eps et k = AboveThreshold(x, Q, T, epsilon)",
+        reading="k is the number of queries (the length of Q)",
+        why="With k the (random) output, alpha would be random and log k undefined for the outputs 0 and -1. The "
+            "proof sums k tail probabilities of the query noises (one per query), Dwork and Roth (2014, Thm 3.24) "
+            "state the lemma for k queries, and Théorème 2.2.3.1 takes k = steps.",
+        claims=("pd.hm.accuracy_lemma", "pd.hm.query_tail", "pd.hm.threshold_tail"))
+reading("pd.reading.query_tail_sign", S_LEMMA,
+        printed="k exp(-(-alpha eps)/8)", reading="k exp(-alpha eps/8)",
+        why="A Laplace(4/eps) tail at alpha/2 is exp(-alpha eps/8); the next expression, exp(-log k - log(2/beta)), "
+            "has the single minus.", claims=("pd.hm.query_tail",))
+reading("pd.reading.hm_grid", S_HM,
+        printed="fi = x -> card({element in x | element < i*(b-a)/steps})",
+        reading="f_i(x) = #{x_l < a + i (b - a)/steps}",
+        why="'L'algorithme découpe alors l'intervalle [a, b] en steps intervalles de même tailles': the grid starts at "
+            "a; as printed it starts at 0 and matches only for a = 0 (the paper's figure has a = 0).",
+        claims=("pd.hm.composition",))
+finding("pd.finding.hm_pseudocode", S_HM,
+        "The printed pseudo-code of HistogramMethod departs from the method its text describes: (1) the list "
+        "`queries` is never cleared, so the d-th call of AboveThreshold receives the grid's counts d times over, and "
+        "an estimate can run past b when no count of the first pass fires; (2) the threshold T is assigned twice; "
+        "(3) the result `AboveThreshold(...) * (b-a)/steps` omits the offset a and the shift from the 0-based "
+        "output to the grid point (k + 1)(b - a)/steps, and maps the output -1 to -(b - a)/steps; (4) `epsilon /= 9` "
+        "divides the budget once for all nine calls, as composition requires. (1)-(3) change the accuracy, not the "
+        "privacy. numeric.histogram_deciles implements the method as described.",
+        claims=("pd.hm.composition", "pd.hm.complexity"))
+finding("pd.finding.accuracy_statement", S_LEMMA,
+        "Lemme 2.2.1.1 states its event for the noisy values f_i(x) + nu_i, for which the threshold noise alone "
+        "suffices (pd.hm.accuracy_reduction); its proof bounds the values f_i(x) themselves (y_i <= T^ + |nu_i|), "
+        "the form of Dwork and Roth (2014, Thm 3.24), for which the query noises are needed. Both hold on the "
+        "event of pd.hm.accuracy_lemma. The lemma's alpha is in units of the queries (counts): Théorème 2.2.3.1 "
+        "uses it with eps although each call runs at eps/9.",
+        claims=("pd.hm.accuracy_lemma", "pd.hm.accuracy_reduction"))

@@ -1,0 +1,141 @@
+"""Claims of 001 (AboveThreshold, the histogram method, its accuracy, inverse sensitivity): labels,
+negative controls and independent references.
+
+References: mpmath quadrature of the order-statistic (Beta) densities at 30 digits and scipy's normal
+quantile for the errata's probabilities; loops over math.comb with Fractions for the printed sums;
+mpmath quadrature of the Laplace density for its tails; and, for the changes of variables, a wrong
+shift (the one the hatted variables would give as new integration variables) as a negative control."""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import mpmath as mp
+import pytest
+import sympy as sp
+
+import derivations
+from derivations.engine.core import Claim, Source, verify_inline
+from derivations.engine.proofs import conclude_shift
+from derivations.private_deciles import above_threshold as at
+
+from _labels import assert_label, changed_verdict
+
+PROVED = ["pd.def.events_from_outputs", "pd.at.substitution_threshold", "pd.at.substitution_query",
+          "pd.at.monotone_noise", "pd.at.monotone_noise_below", "pd.hm.laplace_tail", "pd.hm.threshold_tail",
+          "pd.hm.query_tail", "pd.hm.accuracy_reduction", "pd.hm.complexity", "pd.normal.deciles"]
+CITED = ["pd.at.laplace_shift", "pd.at.laplace_shift_reverse", "pd.at.max_shift", "pd.at.exponent_budget",
+         "pd.at.epsilon_dp", "pd.at.output_minus_one", "pd.hm.composition", "pd.hm.accuracy_lemma",
+         "pd.isens.epsilon_dp"]
+CHECKED = ["pd.at.output_law", "pd.unif.empirical_decile", "pd.unif.interval_counts", "pd.unif.theorem",
+           "pd.normal.interval_counts", "pd.normal.empirical_decile", "pd.normal.theorem", "pd.isens.length",
+           "pd.isens.sample_monotone"]
+REFUTED = ["pd.unif.empirical_decile_printed", "pd.normal.empirical_decile_printed"]
+
+
+def test_every_claim_of_the_paper_is_pinned():
+    ids = {c.id for c in derivations.claims() if c.source.document.startswith("001")}
+    assert ids == set(PROVED + CITED + CHECKED + REFUTED + ["pd.def.count_sensitivity"])
+
+
+@pytest.mark.parametrize("cid", PROVED)
+def test_proved(cid, all_verdicts):
+    assert_label(all_verdicts, cid, "PROVED")
+
+
+@pytest.mark.parametrize("cid", CITED)
+def test_proved_with_citations(cid, all_verdicts):
+    assert_label(all_verdicts, cid, "PROVED (with citations)")
+
+
+@pytest.mark.parametrize("cid", ["pd.def.count_sensitivity"])
+def test_proved_exhaustively(cid, all_verdicts):
+    assert_label(all_verdicts, cid, "PROVED (exhaustive)")
+
+
+@pytest.mark.parametrize("cid", CHECKED)
+def test_checked_and_its_changed_statement_is_not(cid, all_verdicts):
+    assert_label(all_verdicts, cid, "CHECKED (finite scope: ")
+    v = changed_verdict(cid)
+    assert not v.ok and not v.proved, (cid, v.label)
+
+
+@pytest.mark.parametrize("cid", REFUTED)
+def test_printed_display_refuted(cid, all_verdicts):
+    v = all_verdicts[cid]
+    assert v.label == "REFUTED" and v.ok
+
+
+# -- the errata's numbers, independently ------------------------------------------------------------------
+def _beta_prob(n, m, lo, hi):
+    """P(lo <= X_(m) <= hi) for n uniform values: the Beta(m, n - m + 1) density integrated at 30 digits."""
+    mp.mp.dps = 30
+    c = mp.factorial(n) / (mp.factorial(m - 1) * mp.factorial(n - m))
+    return mp.quad(lambda x: c * x**(m - 1) * (1 - x)**(n - m), [lo, hi])
+
+
+def _sums(n, i, p_lo, p_hi):
+    """The printed S_1 + S_2 - 1 with math.comb and Fractions."""
+    m = i * n // 10
+    s1 = sum(Fraction(math.comb(n, k)) * p_hi**k * (1 - p_hi)**(n - k) for k in range(m + 1))
+    s2 = sum(Fraction(math.comb(n, k)) * (1 - p_lo)**k * p_lo**(n - k) for k in range(n - m + 1))
+    return s1 + s2 - 1
+
+
+def test_uniform_counterexample_numbers():
+    lo, hi = Fraction(495, 1000), Fraction(505, 1000)
+    bound = float(_sums(10, 5, lo, hi))
+    for m in (5, 6):                      # X_(5) and X_(6)
+        prob = _beta_prob(10, m, lo, hi)
+        assert abs(float(prob) - 0.0246061) < 1e-6 and float(prob) < bound
+    assert abs(bound - 0.2213646) < 1e-6
+    # the midpoint of X_(5) and X_(6): their joint density integrated over the strip at 30 digits
+    c = mp.factorial(10) / (mp.factorial(4) * mp.factorial(4))
+
+    def inner(x):
+        a, b = max(x, 2 * 0.495 - x), min(1, 2 * 0.505 - x)
+        return 0 if b <= a else c * x**4 * ((1 - a)**5 - (1 - b)**5) / 5
+    mid = mp.quad(inner, [0, 0.485, 0.495, 0.5, 0.505, 1])
+    assert abs(float(mid) - 0.027339) < 1e-5 and float(mid) < bound
+    v = verify_inline(derivations.get("pd.unif.empirical_decile_printed"))
+    assert "629916007559640007/25600000000000000000" in v.checks[0].detail     # = 0.0246061..., the Beta integral
+
+
+def test_normal_counterexample_numbers():
+    from scipy.stats import norm
+    assert _sums(10, 5, Fraction(1, 2), Fraction(1, 2)) == Fraction(63, 256)
+    d7 = norm.ppf(0.7)
+    lo, hi = norm.cdf(d7 - 0.05), norm.cdf(d7 + 0.05)
+    prob = _beta_prob(10, 7, lo, hi)
+    bound = float(_sums(10, 7, Fraction(7, 10), Fraction(7, 10)))
+    assert abs(float(prob) - 0.0926) < 1e-3 and abs(bound - 0.26683) < 1e-4 and float(prob) < bound
+
+
+def test_laplace_tail_against_quadrature():
+    mp.mp.dps = 30
+    for e, x in ((1, 0.3), (0.2, 5.0), (3, 2.0)):
+        s = 2 / mp.mpf(e)
+        tail = 2 * mp.quad(lambda t: mp.exp(-t / s) / (2 * s), [x, mp.inf])
+        assert abs(tail - mp.exp(-x / s)) < mp.mpf(10)**-25
+
+
+def test_accuracy_lemma_numbers():
+    """k e^{-eps alpha/8} = beta/2 and e^{-eps alpha/4} = (beta/(2k))^2 at 30 digits, several (k, beta, eps)."""
+    mp.mp.dps = 30
+    for k, b, e in ((1, 0.5, 1), (10, 0.05, 0.1), (1000, 0.9, 7)):
+        a = 8 * (mp.log(k) + mp.log(2 / mp.mpf(b))) / e
+        assert abs(k * mp.exp(-e * a / 8) - mp.mpf(b) / 2) < mp.mpf(10)**-25
+        assert abs(mp.exp(-e * a / 4) - (mp.mpf(b) / (2 * k))**2) < mp.mpf(10)**-25
+
+
+def test_wrong_change_of_variables_is_not_proved():
+    """Negative control of conclude_shift: the limits g', y + nu - g + g' with the density shifted the other way
+    (t^ taken as the new variable) is a false identity and must not be proved."""
+    wrong = Claim(id="pd.test.wrong_shift", title="wrong", source=Source("x", "y"), kind="identity",
+                  lhs=sp.Integral(at.l2(at.t), (at.t, at.g, at.y + at.nu)),
+                  rhs=sp.Integral(at.l2(at.t - at.g + at.gp), (at.t, at.gp, at.y + at.nu - at.g + at.gp)),
+                  proof=lambda c: conclude_shift(c, (at.t, at.g - at.gp)))
+    assert not verify_inline(wrong).proved
+    no_integral = Claim(id="pd.test.no_integral", title="none", source=Source("x", "y"), kind="identity",
+                        lhs=at.g, rhs=at.g, proof=lambda c: conclude_shift(c, (at.t, 1)))
+    assert not verify_inline(no_integral).proved      # nothing to translate: the routine says so
