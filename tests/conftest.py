@@ -5,11 +5,17 @@ import os
 
 import pytest
 
+from _shared_once import shared_once
+
 
 @pytest.fixture(scope="session")
-def all_verdicts():
-    """{claim id: Verdict} for every registered claim, verified with the time budgets of the CLI."""
+def all_verdicts(tmp_path_factory):
+    """{claim id: Verdict} for every registered claim, verified with the time budgets of the CLI (once per
+    run, also when the tests are spread over several worker processes)."""
     import derivations
 
-    verdicts = derivations.verify_many(derivations.claims(), jobs=max(1, os.cpu_count() or 1))
-    return {v.claim_id: v for v in verdicts}
+    def compute():
+        verdicts = derivations.verify_many(derivations.claims(), jobs=max(1, os.cpu_count() or 1))
+        return {v.claim_id: v for v in verdicts}
+
+    return shared_once("all_verdicts", compute, tmp_path_factory)

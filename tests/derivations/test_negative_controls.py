@@ -16,14 +16,21 @@ import pytest
 import derivations
 from derivations.engine import core
 
+from _shared_once import shared_once
+
 CONTROLLED = [c for c in derivations.claims()
               if c.expected and (c.proof is not None or c.finite
                                  or (c.kind in ("identity", "limit", "divergence") and c.enumeration is None))]
 
 
 @pytest.fixture(scope="module")
-def mutated_verdicts():
-    """{claim id: verdict of its mutated copy}, verified in parallel with the claims' own time budgets."""
+def mutated_verdicts(tmp_path_factory):
+    """{claim id: verdict of its mutated copy}, verified in parallel with the claims' own time budgets (once
+    per run, also when the tests are spread over several worker processes)."""
+    return shared_once("mutated_verdicts", _verify_mutated, tmp_path_factory)
+
+
+def _verify_mutated():
     copies = []
     for c in CONTROLLED:
         m = c.mutated()
