@@ -84,12 +84,16 @@ _u_corrected = Claim(
          "= S_2. The lemma's eta should be S_1 + S_2 (not 2 - S_1 + S_2 as printed, nor the 2 - S_1 - S_2 the proof "
          "derives).")
 erratum("pd.erratum.uniform_empirical_decile", _u_printed, _u_corrected,
-        "The proof writes P(d_i in I) = 1 - P(A or B) with A = 'at least in/10 values below 0.1i + gamma/2' and "
-        "B = 'at least (10 - i)n/10 values above 0.1i - gamma/2'. These are the events on which d_i is NOT above or "
-        "below I; the complement of {d_i in I} is the union of their complements. With P(A) = 1 - S_1 and "
-        "P(B) = 1 - S_2 the proof gets S_1 + S_2 - 1, a bound that exceeds the probability: for n = 10, i = 5, "
-        "gamma = 1/100, P(X_(5) in [0.495, 0.505]) = 0.0246 < S_1 + S_2 - 1 = 0.2214 (also for d_i = X_(6): 0.0246, "
-        "and for the midpoint (X_(5) + X_(6))/2: 0.0273). The same sums give the valid bound 1 - S_1 - S_2.",
+        "For a single-valued empirical decile. The proof writes P(d_i in I) = 1 - P(A or B) with A = 'at least in/10 "
+        "values below 0.1i + gamma/2' and B = 'at least (10 - i)n/10 values above 0.1i - gamma/2'. These are the "
+        "events on which d_i is NOT above or below I: {d_i not in I} is the union of their complements, so "
+        "1 - P(A or B) is not P(d_i in I) under any reading; and P(A) is 1 - P(N_u <= in/10 - 1), not 1 - S_1 (N_u "
+        "the number of values below u). The bound it reaches, S_1 + S_2 - 1, exceeds the probability: for n = 10, "
+        "i = 5, gamma = 1/100, P(X_(5) in [0.495, 0.505]) = 0.0246 < S_1 + S_2 - 1 = 0.2214 (X_(6): 0.0246; the "
+        "midpoint (X_(5) + X_(6))/2: 0.0273; every usual sample-quantile rule gives one of these here). The display "
+        "holds only if 'd_i in I' is read as 'the interval [X_(m), X_(m+1)] of empirical deciles meets I' (0.2706 "
+        "here). The same sums give the valid bound 1 - S_1 - S_2 for any d_i in [X_(m), X_(m+1)], m = in/10 an "
+        "integer (for d_i = X_(ceil(in/10)) in general); it is negative in this example, as it should be for n = 10.",
         readings=("pd.reading.empirical_decile",))
 
 # == Lemme 2.2.3.2 and its normal twin: counts in two side intervals ========================================
@@ -216,10 +220,13 @@ _n_corrected = Claim(
     note="p_1 = p_u = F(d + gamma/2), p_2 = p_l = F(d - gamma/2). The same union bound as pd.unif.empirical_decile; "
          "the probability integral transform makes it distribution-free.")
 erratum("pd.erratum.normal_empirical_decile", _n_printed, _n_corrected,
-        "Appendix A.1 repeats the argument of Lemme 2.2.3.1 (the good events taken for the bad ones) and, in addition, "
-        "stops the integrals at d_i^l instead of d_i^l +- gamma/2, so the bound no longer depends on gamma. At "
-        "gamma = 0 the event is {d_i = d_i^l}, of probability 0, while the printed bound is 63/256 for n = 10, "
-        "i = 5 (and 0.267 > 0.093 = P(X_(7) in [d_7 - 0.05, d_7 + 0.05]) at n = 10, i = 7, gamma = 1/10).",
+        "For a single-valued empirical decile. Appendix A.1 repeats the argument of Lemme 2.2.3.1 (the good events "
+        "taken for the bad ones) and stops its integrals at d_i^l instead of d_i^l +- gamma/2, so the bound does not "
+        "depend on gamma. At n = 10, i = 7, gamma = 1/10 the bound is C(10, 7) 0.7^7 0.3^3 = 0.267 while "
+        "P(X_(7) in [d_7^l - 0.05, d_7^l + 0.05]) = 0.093 (X_(8): 0.093; weighted rules 0.10-0.103); the engine's "
+        "exact counterexample is i = 5, where d_5^l = 0 leaves gamma = 0 and the event {d_5 = 0} has probability 0 "
+        "against 63/256. Moving the limits to d_i^l +- gamma/2 does not rescue the display (0.172 > 0.103 at i = 7): "
+        "the error is the events'. Read as 'the interval of empirical deciles meets I' the display holds.",
         readings=("pd.reading.empirical_decile",))
 
 claim(id="pd.normal.theorem",
@@ -240,10 +247,14 @@ claim(id="pd.normal.theorem",
 # == readings and findings ==================================================================================
 reading("pd.reading.empirical_decile", S_U1,
         printed="Notons (d_i)_i les déciles empiriques de X",
-        reading="d_i = X_(in/10), the (i n/10)-th smallest value (n a multiple of 10)",
+        reading="d_i = X_(in/10), the (i n/10)-th smallest value (n a multiple of 10), a single value",
         why="The report does not define them; its proof counts 'au moins in/10 valeurs plus petites que ...', the "
-            "order statistic X_(in/10). The errata hold for X_(in/10 + 1) and the midpoint as well (numbers in the "
-            "explanation).", alternatives="X_(in/10 + 1); the midpoint of the two",
+            "order statistic X_(in/10), and the theorem places the estimate A_i relative to one value d_i. The errata "
+            "hold for X_(in/10 + 1), the midpoint and the usual interpolation rules as well (numbers in the "
+            "explanations).",
+        alternatives="d_i as the whole interval [X_(m), X_(m+1)] of empirical deciles, with 'd_i in I' meaning that "
+                     "it meets I: under this reading the printed last displays of both proofs hold (checked on "
+                     "n <= 40), though the proofs' step P(d_i in I) = 1 - P(A or B) is still wrong",
         claims=("pd.unif.empirical_decile", "pd.normal.empirical_decile"))
 reading("pd.reading.eta_sign", S_U1,
         printed="eta = 2 - sum_{k=0}^{in/10} ... + sum_{k=0}^{(10-i)n/10} ...",
