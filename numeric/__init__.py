@@ -18,6 +18,8 @@ from .misclassification import *  # noqa: F401,F403
 from .sampling import *  # noqa: F401,F403
 from .krandomization import *  # noqa: F401,F403
 from .shuffle_rr import *  # noqa: F401,F403
+from . import quantile_mechanisms as _quantile_mechanisms
+from .quantile_mechanisms import *  # noqa: F401,F403
 from .laplace import (bias_correction, laplace_cdf, laplace_mgf, laplace_pdf, log_laplace_mean,
                       log_laplace_variance)
 from .profile import (SRS, Bernoulli, BinaryDomain, ExplicitDesign, FiniteDomain, WorstPair,
@@ -37,3 +39,4 @@ __all__ = ["Bernoulli", "BinaryDomain", "ExplicitDesign", "FiniteDomain", "SRS",
            "srs_binary_epsilon0", "srs_binary_log_pmf", "srs_binary_pmf_ratio"]
 __all__ += _loglinear.__all__ + _misclassification.__all__ + _sampling.__all__
 __all__ += _krandomization.__all__ + _shuffle_rr.__all__
+__all__ += _quantile_mechanisms.__all__
