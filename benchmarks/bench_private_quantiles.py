@@ -34,14 +34,12 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 import time
 import warnings
 
 import numpy as np
 
 from _timing import best_of
-import numeric
 import numeric.quantile_mechanisms as qm
 from numeric import (exponential_quantile_pmf, inverse_sensitivity_pmf, joint_exp_quantiles, unbounded_quantile,
                      unbounded_quantile_pmf)
@@ -176,7 +174,7 @@ def libraries():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             import diffprivlib
-            from diffprivlib.tools import quantile as _q  # noqa: F401
+            import diffprivlib.tools  # noqa: F401
         notes.append(f"diffprivlib {diffprivlib.__version__}")
     except Exception as e:                                      # pragma: no cover - environment dependent
         diffprivlib = None
@@ -219,7 +217,6 @@ def run_config(dist, n, eps, D, reps, libs, rng_seed):
         xs = np.sort(x)
         dsamp = np.array([xs[qm.order_index(q, n) - 1] for q in QS])
         counts = np.searchsorted(xs, grid[1:], side="left").astype(float)
-        ucounts = np.searchsorted(xs, qm._cutoffs(a, BETA, np.arange(kb)), side="left").astype(float)
         xc = np.clip(xs, a, b)
         edges = np.concatenate(([a], xc, [b]))
         for i, q in enumerate(QS):

@@ -513,9 +513,8 @@ def joint_exp_quantiles(x, qs, epsilon, a, b, rng=None, size=None):
             continue
         if j == m - 1:
             i = first_i[act]
-        else:
-            i = _sample_before(kernels[j], nxt[act], rng) if j >= 0 else None
-            # the kernel of the step from j to j + 1 is kernels[j] (built from At[j] with tau[j + 1])
+        else:              # the step from j to j + 1: kernels[j], built from At[j] with tau[j + 1]
+            i = _sample_before(kernels[j], nxt[act], rng)
         # run length: quantiles j - k..j in interval i, weight A_j(i, k)
         ks = np.arange(j + 1)
         wk = np.stack([_run_weight(A0, loglen, tau, c, lfact, j, k, i) for k in ks], axis=1)
@@ -553,8 +552,9 @@ def _above_threshold_law(y: np.ndarray, threshold: float, b_t: float, b_q: float
     narrow pieces left errors of 1e-14 where kinks are dense; 4 give 3e-16 against mpmath).
 
     Queries far from a block of nodes are cut: those with y_i < t - 40 b_q (factor F within e^-40 of 1,
-    their 1 - F below e^-40) and those after the first y_i > t + 45 b_q (the running product is then below
-    e^-45): absolute error below K e^-40 on every entry (sorted y; for unsorted y no column is cut)."""
+    their 1 - F below e^-40), those after the first y_i > t + 45 b_q and those after the 64th query with
+    y_i >= t (the running product is then below e^-45, or 2^-64): absolute error below K e^-40 on every
+    entry (sorted y; for unsorted y no column is cut)."""
     y = np.asarray(y, dtype=float)
     K = y.size
     R = 40.0
@@ -584,20 +584,32 @@ def _above_threshold_law(y: np.ndarray, threshold: float, b_t: float, b_q: float
     u, wt = u[order_u], wt[order_u]
     logw = np.log(wt) - _LN2 - np.abs(u)             # the threshold density in u: e^{-|u|}/2
     out = np.zeros(K + 1)
-    sorted_y = bool(K == 0 or np.all(np.diff(y) >= 0))
-    rows = max(1, _CELLS // max(K, 1))
+    if K == 0:
+        out[0] = np.exp(logw).sum()
+        return out
+    # runs of equal consecutive values share their factors: F and 1 - F are evaluated once per run
+    first = np.concatenate(([True], y[1:] != y[:-1]))
+    starts = np.flatnonzero(first)                   # query index of each run's first query
+    mult = np.diff(np.append(starts, K))             # its length
+    vals = y[starts]
+    dv = d[starts]
+    J = vals.size
+    sorted_y = bool(np.all(np.diff(vals) > 0))
+    rows = max(1, min(256, _CELLS // J))
     rq = b_q / b_t
     for r0 in range(0, u.size, rows):
         uu, lw = u[r0:r0 + rows], logw[r0:r0 + rows]
-        if sorted_y and K:
-            c0 = int(np.searchsorted(d, uu[0] - 40.0 * rq, side="left"))
-            c1 = min(K, int(np.searchsorted(d, uu[-1] + 45.0 * rq, side="right")) + 1)
+        if sorted_y:
+            j0 = int(np.searchsorted(dv, uu[0] - 40.0 * rq, side="left"))
+            c1 = min(K, int(np.searchsorted(d, uu[-1] + 45.0 * rq, side="right")) + 1,
+                     int(np.searchsorted(d, uu[-1], side="left")) + 65)
+            j1 = int(np.searchsorted(starts, c1, side="left"))      # the runs that start before c1
         else:
-            c0, c1 = 0, K
-        if c1 <= c0:               # (only c0 = K) every query far below the nodes: none passes, A = -1
+            j0, j1 = 0, J
+        if j1 <= j0:               # (only j0 = J) every query far below the nodes: none passes, A = -1
             out[K] += np.exp(lw).sum()
             continue
-        z = uu[:, None] * b_t - (y[c0:c1] - threshold)[None, :]      # t - y_i
+        z = uu[:, None] * b_t - (vals[j0:j1] - threshold)[None, :]      # t - y
         neg = z < 0
         a = np.abs(z)
         with np.errstate(over="ignore"):
@@ -606,11 +618,20 @@ def _above_threshold_law(y: np.ndarray, threshold: float, b_t: float, b_q: float
         a -= _LN2                                        # ln(e^{-|z|/b} / 2)
         logF = np.where(neg, a, l1)
         logS = np.where(neg, l1, a)
-        cum = np.cumsum(logF, axis=1)
+        m = mult[j0:j1]
+        cum = np.cumsum(logF * m, axis=1)                # the run j contributes m_j ln F
         logS[:, 1:] += cum[:, :-1]
         logS += lw[:, None]
-        out[c0:c1] += np.exp(logS).sum(axis=0)
-        if c1 == K:
+        st = starts[j0:j1]
+        out[st] += np.exp(logS).sum(axis=0)               # the first query of every run
+        long = np.flatnonzero(m > 1)
+        if long.size:                                    # the later queries of the longer runs: r ln F more
+            reps = m[long] - 1
+            col = np.repeat(long, reps)
+            r = (np.arange(reps.sum()) - np.repeat(np.cumsum(reps) - reps, reps) + 1).astype(float)
+            vals_r = np.exp(logS[:, col] + r[None, :] * logF[:, col]).sum(axis=0)
+            np.add.at(out, st[col] + r.astype(np.int64), vals_r)
+        if j1 == J:
             out[K] += np.exp(lw + cum[:, -1]).sum()
     return out
 

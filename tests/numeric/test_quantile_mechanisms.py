@@ -250,8 +250,9 @@ def test_inverse_sensitivity_dp_negative_control():
 
 def test_inverse_sensitivity_loss_approaches_eps_on_larger_universes():
     """The supremum of the loss grows toward eps with the universe (U = {0..6}, grid U, n <= 2, q = 1/2:
-    0.797 eps at x = (0, 1) -> (6, 1); n = 3 gives the same), still below eps.  Reference: mpmath from brute-force lengths at
-    the worst pair; the sweep itself uses the function (its values are checked above)."""
+    0.797 eps at x = (0, 1) -> (6, 1); n = 3 gives the same), still below eps.  Reference: mpmath from
+    brute-force lengths at the worst pair; the sweep itself uses the function (its values are checked
+    above)."""
     U = tuple(float(v) for v in range(7))
     worst, arg = 0.0, None
     for n in range(1, 3):
