@@ -492,7 +492,7 @@ def joint_exp_quantiles(x, qs, epsilon, a, b, rng=None, size=None):
     rng = _rng(rng)
     size = _size(size)
     m = qs.size
-    memory("x", float(x.size + 2) * (3 * m + 8))
+    memory("x", float(x.size + 2) * (7 * m + 8))      # the tables and the kernels' partial sums
     draws = 1 if size is None else size
     memory("size", float(draws) * (4 * m + 8))
     xs = np.sort(np.clip(x, a, b))
