@@ -406,8 +406,10 @@ from _cases_sampling import CASES as _SAMPLING  # noqa: E402
 from _cases_krandomization import CASES as _KRANDOMIZATION  # noqa: E402
 from _cases_shuffle_rr import CASES as _SHUFFLE_RR  # noqa: E402
 from _cases_quantile_mechanisms import CASES as _QUANTILE_MECHANISMS  # noqa: E402
+from _cases_private_deciles import CASES as _PRIVATE_DECILES  # noqa: E402
 
-CASES += _LOGLINEAR + _MISCLASSIFICATION + _SAMPLING + _KRANDOMIZATION + _SHUFFLE_RR + _QUANTILE_MECHANISMS
+CASES += (_LOGLINEAR + _MISCLASSIFICATION + _SAMPLING + _KRANDOMIZATION + _SHUFFLE_RR + _QUANTILE_MECHANISMS
+          + _PRIVATE_DECILES)
 
 #: Every public function these cases cover (the test checks the list against ``numeric.__all__``).
 COVERED = {case.name for case in CASES}
