@@ -23,7 +23,7 @@ Methods (grid: g_j = a + j (b - a)/1000, j = 0..1000):
 
 Errors: |estimate - decile| against the distribution's decile and against the sample decile x_(r),
 r = ceil(q n).  "exact": the law of the output given the data is computed (HM and HM-mono by the AboveThreshold
-output law on the realised counts, UQ by numeric.unbounded_quantile_pmf, EM and IS by their pmfs, diffprivlib
+output law on the realised counts, compared once per configuration with numeric.above_threshold_pmf, UQ by numeric.unbounded_quantile_pmf, EM and IS by their pmfs, diffprivlib
 by its interval law written from its source, checked here against the library by Monte Carlo) and averaged
 over the seeded datasets; "MC": seeded Monte Carlo, mean +- one standard error.  q90 is the 0.9 quantile of
 the error pooled over the nine deciles and the datasets.
@@ -49,14 +49,21 @@ STEPS = 1000
 BETA = 1.001
 
 
-# == the exact law of AboveThreshold on counts (the project's function when present, else this module's) =====
+# == the exact law of AboveThreshold on counts ===============================================================
 def at_law(counts, threshold, b_threshold, b_query):
+    """numeric.quantile_mechanisms' Gauss-Legendre law (the faster of the project's two exact laws; the
+    other, numeric.above_threshold.above_threshold_pmf, is compared with it once per configuration)."""
+    return qm._above_threshold_law(counts, threshold, b_threshold, b_query)
+
+
+def at_law_crosscheck(counts, threshold, b_threshold, b_query):
+    """max |difference| between the two exact laws, or None when numeric.above_threshold is absent."""
     try:
         from numeric.above_threshold import above_threshold_pmf
     except ImportError:
-        return qm._above_threshold_law(counts, threshold, b_threshold, b_query)
-    eps = 2.0 / b_threshold
-    return np.asarray(above_threshold_pmf(counts, threshold, eps, query_scale=b_query))
+        return None
+    other = np.asarray(above_threshold_pmf(counts, threshold, 2.0 / b_threshold, query_scale=b_query))
+    return float(np.max(np.abs(other - at_law(counts, threshold, b_threshold, b_query))))
 
 
 # == error summaries ===========================================================================================
@@ -210,7 +217,7 @@ def run_config(dist, n, eps, D, reps, libs, rng_seed):
     uq_vals = np.minimum(uq_vals, b)
     res = {k: Exact() for k in ("HM", "HM-mono", "EM", "IS rho=0", "IS rho=10h", "UQ clip", "diffprivlib")}
     mc = {k: MC() for k in ("JointExp", "diffprivlib (library)", "OpenDP")}
-    above_b = []
+    above_b, checks = [], []
     rng = np.random.default_rng(rng_seed)
     for s in range(D):
         x = dataset(dist, n, s)
@@ -222,6 +229,8 @@ def run_config(dist, n, eps, D, reps, libs, rng_seed):
         for i, q in enumerate(QS):
             T = (i + 1) * n / 10
             res["HM"].add(hm_vals, at_law(counts, T, 2 / e1, 4 / e1), dtrue[i], dsamp[i])
+            if s == 0 and i == 4:
+                checks.append(at_law_crosscheck(counts, T, 2 / e1, 4 / e1))
             res["HM-mono"].add(hm_vals, at_law(counts, T, 2 / e1, 2 / e1), dtrue[i], dsamp[i])
             res["EM"].add(grid, exponential_quantile_pmf(x, grid, e1, q=q), dtrue[i], dsamp[i])
             res["IS rho=0"].add(grid, inverse_sensitivity_pmf(x, grid, e1, q=q), dtrue[i], dsamp[i])
@@ -252,7 +261,7 @@ def run_config(dist, n, eps, D, reps, libs, rng_seed):
                 assert abs(m.map(2) - e1) <= 1e-9 * e1
                 est[:, i] = [m(xl) for _ in range(reps["opendp"])]
             mc["OpenDP"].add(est, dtrue, dsamp)
-    return res, mc, float(np.mean(above_b)), float(np.max(above_b))
+    return res, mc, float(np.mean(above_b)), float(np.max(above_b)), checks[0]
 
 
 SPLIT = {"HM": "eps/9 each", "HM-mono": "eps/9 each", "EM": "eps/9 each", "IS rho=0": "eps/9 each",
@@ -260,7 +269,7 @@ SPLIT = {"HM": "eps/9 each", "HM-mono": "eps/9 each", "EM": "eps/9 each", "IS rh
          "diffprivlib (library)": "eps/9 each", "OpenDP": "eps/9 each", "JointExp": "eps jointly"}
 
 
-def print_table(title, res, mc, above_mean, above_max):
+def print_table(title, res, mc, above_mean, above_max, check):
     print(f"\n{title}")
     print(f"  {'method':22s} {'budget':11s} {'law':5s} {'MAE vs decile':>20s} {'MAE vs sample':>20s} "
           f"{'q90 vs decile':>14s} {'q90 vs sample':>14s}")
@@ -278,6 +287,9 @@ def print_table(title, res, mc, above_mean, above_max):
           "1e-308 prints as 0); its mean error is infinite whatever the data: past max(x) every query is n and, "
           "given a threshold t, P(k) falls like F(t - n)^k while the outputs grow like beta^k, and "
           "F(t - n) beta > 1 for every t > n + (2/eps') ln(beta/(2(beta - 1))), a set of positive probability")
+    if check is not None:
+        print(f"  HM law, median decile of the first dataset: max |difference| from "
+              f"numeric.above_threshold.above_threshold_pmf {check:.1e}")
 
 
 def timings(libs, quick):
@@ -347,11 +359,7 @@ def main(quick: bool) -> None:
     libs = libraries()
     print("Private deciles (001_1dd3d7af6edcb71d.txt, Sections 2.2 and 3) against the state of the art")
     print("  libraries: " + "; ".join(libs[2]))
-    try:
-        from numeric.above_threshold import above_threshold_pmf  # noqa: F401
-        print("  HM law: numeric.above_threshold.above_threshold_pmf on the realised counts")
-    except ImportError:
-        print("  HM law: numeric.quantile_mechanisms._above_threshold_law on the realised counts")
+    print("  HM and UQ laws: numeric.quantile_mechanisms._above_threshold_law on the realised counts")
     if quick:
         configs = [(d, 10**3, e) for d in ("uniform", "normal") for e in (0.1, 1.0)]
         D = 1
@@ -365,9 +373,9 @@ def main(quick: bool) -> None:
           f"{reps['opendp_sets']} dataset)")
     for k, (dist, n, eps) in enumerate(configs):
         t1 = time.perf_counter()
-        res, mc, am, ax = run_config(dist, n, eps, D, reps, libs, 1000 + k)
+        res, mc, am, ax, check = run_config(dist, n, eps, D, reps, libs, 1000 + k)
         print_table(f"{dist}, n = {n}, eps = {eps} (total for the nine deciles; computed in "
-                    f"{time.perf_counter() - t1:.1f} s)", res, mc, am, ax)
+                    f"{time.perf_counter() - t1:.1f} s)", res, mc, am, ax, check)
     timings(libs, quick)
     print(f"\ntotal {time.perf_counter() - t0:.1f} s")
 
