@@ -54,7 +54,8 @@ CASES = [
          combos=[Combo(dict(n=1, steps=2, epsilon=INF, gamma=0.25), 0.5,
                        "no noise, one value X, grid 0.5, 1: A_5 = 0.5 iff X < 0.5"),
                  Combo(dict(n=1, steps=1, gamma=0.0, i=9, epsilon=2.0), 0.0,
-                       "the only grid point is 1, not within 0 of 0.9")]),
+                       "the only grid point is 1, not within 0 of 0.9"),
+                 Combo(dict(b=0.5, gamma=0.1, i=9), 0.0, "every grid point is at most 0.5, the interval [0.8, 1]")]),
     Case(nm.empirical_decile_prob, dict(n=10, i=5, gamma=[0.0, 0.01, 0.1], distribution="uniform"),
          dict(n="count", i="index", gamma="real", distribution="noise"),
          special=dict(

@@ -206,6 +206,26 @@ def test_histogram_one_call_law_against_closed_form():
     assert rejected > 0
 
 
+def test_histogram_calls_against_above_threshold_sampler():
+    """Reference: numeric.above_threshold.above_threshold (the AboveThreshold sampler) on the counts of a fixed
+    data set at eps/9, seeded: every output frequency of the two samplers within 5 SE of each other (40000 runs
+    each)."""
+    at = pytest.importorskip("numeric.above_threshold")
+    if not hasattr(at, "above_threshold"):
+        pytest.skip("above_threshold not available")
+    x = np.array([0.05, 0.12, 0.18, 0.33, 0.35, 0.41, 0.52, 0.66, 0.71, 0.93])
+    K, eps, reps = 5, 4.0, 40000
+    counts = np.array([np.sum(x < j / K) for j in range(1, K + 1)], dtype=float)
+    ours = histogram_deciles(np.broadcast_to(x, (reps, x.size)), eps, K, 0.0, 1.0, rng=21)
+    for d in (3, 6):
+        theirs = np.asarray(at.above_threshold(counts, d * x.size / 10, eps / 9, rng=22, size=reps))
+        est = np.where(theirs < 0, 1.0, (theirs + 1) / K)                 # g_{k+1}, b for -1
+        for v in np.unique(np.concatenate([est, ours[:, d - 1]])):
+            f1, f2 = np.mean(ours[:, d - 1] == v), np.mean(est == v)
+            p = 0.5 * (f1 + f2)
+            assert abs(f1 - f2) <= 5 * math.sqrt(max(p * (1 - p), 1.0 / reps) * 2 / reps), (d, v, f1, f2)
+
+
 # == the AboveThreshold law inside the exact computation ==========================================================
 @pytest.mark.parametrize("y,T,eps", [([0, 3, 5, 5, 9], [4.0, 6.5], 2.0), ([0, 3, 5, 5, 9], [4.0], 0.3),
                                      ([1, 1, 2, 7], [3.0, 0.5], 20.0), ([0, 2, 40, 41], [2.5, 40.5], 400.0),
@@ -397,6 +417,23 @@ def test_theorem_2231_intended_reading_refuted():
     assert bound > exact + 0.25
 
 
+def test_theorem_2241_refuted_by_the_grid():
+    """Théorème 2.2.4.1 at n = 10^4, i = 4, gamma = 0.1, eps = 10, k = steps = 10, grid on [a, b] = [-4, 4]:
+    the interval [d_4 - 0.1, d_4 + 0.1] (d_4 = -0.2533) holds no grid point -4 + 0.8 j, so A_4 never lies in it:
+    probability 0 (reference: the grid in exact fractions against d_4 by mpmath; decile_accuracy agrees).  The
+    bound is 0.99992 with eta read as intended (beta = 1e-8; 0.99992 with alpha at eps/9 too) and 0.0081 with
+    the eta the proof derives (beta = 1e-8); as printed it is negative."""
+    with mpmath.workdps(DPS):
+        d4 = mpmath.sqrt(2) * mpmath.erfinv(mpf(-2) / 10)
+        inside = [j for j in range(1, 11) if abs(-4 + mpf(8 * j) / 10 - d4) <= mpf("0.1")]
+    assert inside == []
+    assert decile_accuracy(10**4, 4, 0.1, 10.0, 10, "normal") == 0.0
+    assert printed_normal_bound(10**4, 4, 0.1, 10.0, 10, 1e-8, "intended") > 0.9999
+    assert printed_normal_bound(10**4, 4, 0.1, 10.0 / 9, 10, 1e-6, "intended") > 0.9999
+    assert printed_normal_bound(10**4, 4, 0.1, 10.0, 10, 1e-8, "proof") > 0.008
+    assert printed_normal_bound(10**4, 4, 0.1, 10.0, 10, 1e-3, "printed") < 0
+
+
 # == empirical_decile_prob ==========================================================================================
 def _order_stat_frac(n, r, l, u):
     """P(l <= X_(r) <= u) for uniform data, l, u Fractions in [0, 1]: P(Bin(n, u) >= r) - P(Bin(n, l) >= r)."""
@@ -572,10 +609,12 @@ def test_printed_normal_eta_literal_integrals(n, i, gamma):
         c = (2 * mpmath.pi) ** (-mpf(n) / 2)
 
         def sums(up, low):
-            s1 = c * mpmath.fsum(mpmath.binomial(n, k) * _normal_int(-mpmath.inf, up)**k
-                                 * _normal_int(up, mpmath.inf)**(n - k) for k in range(i * n // 10 + 1))
-            s2 = c * mpmath.fsum(mpmath.binomial(n, k) * _normal_int(low, mpmath.inf)**k
-                                 * _normal_int(-mpmath.inf, low)**(n - k) for k in range((10 - i) * n // 10 + 1))
+            below_up, above_up = _normal_int(-mpmath.inf, up), _normal_int(up, mpmath.inf)
+            below_low, above_low = _normal_int(-mpmath.inf, low), _normal_int(low, mpmath.inf)
+            s1 = c * mpmath.fsum(mpmath.binomial(n, k) * below_up**k * above_up**(n - k)
+                                 for k in range(i * n // 10 + 1))
+            s2 = c * mpmath.fsum(mpmath.binomial(n, k) * above_low**k * below_low**(n - k)
+                                 for k in range((10 - i) * n // 10 + 1))
             return s1, s2
         S1, S2 = sums(d, d)
         T1, T2 = sums(d + mpf(gamma) / 2, d - mpf(gamma) / 2)
