@@ -165,9 +165,9 @@ def histogram_deciles(x, epsilon, steps, a, b, rng=None):
       g_k - a, one cell below the point whose count fired and without a; here g_{k+1} (the text: "l'indice de
       la première valeur à dépasser"), so that with no noise the estimate is the smallest grid point with more
       than T_d values below it;
-    * output -1 (no query fired, the printed map would give -(b - a)/steps): b, the top of the grid and the
-      stated upper bound of the data (every count is then at most T_d + noise: the decile lies above the last
-      grid point but one, and b = g_steps is the nearest admissible value).
+    * output -1 (no query fired; the printed map would give -(b - a)/steps): b.  Without noise -1 means
+      #{x_l < b} <= T_d, so the decile is at least b, the stated upper bound of the data and the last grid
+      point: b is the estimate that keeps every output in the grid.
 
     Parameters: ``x`` the data, a 1-d array of n >= 1 values, or an array of shape (..., n) holding one data
     set per row (each row gets its own noise); values outside [a, b] are allowed (they count in f_j as any
@@ -337,8 +337,6 @@ def _gauss(m):
 
 def _kink_mass(n, lo, hi, G):
     """K_m = sum_j P(c_j = m), m = 0..n: the weight of the kinks of the integrand at t = m."""
-    from scipy.stats import binom
-
     Km = np.zeros(n + 1)
     for j in range(G.size):
         c = np.arange(lo[j], hi[j] + 1)
@@ -377,8 +375,8 @@ def _nodes(n, kappa, T, Km):
     e^{(2/3)(dist(x) - _D_NEAR)}) (the threshold density falls like e^{-2 dist}, a kink inside a panel of
     width h errs like h^3: the allowed width grows as the weight falls), plus every integer with K_m >=
     _HEAVY; every integer when the ranges hold at most _CELL_NODES/4 of them.  Panels wider than h(x) are
-    cut.  Gauss-Legendre: 3, 4 or 5 nodes on kink-free panels of width
-    <= 0.05, 0.15, 0.3 (scales), 8 otherwise."""
+    cut.  Gauss-Legendre (_ORDERS): 4, 5 or 6 nodes on kink-free panels of width <= 0.05, 0.15, 0.3
+    (scales), 8 otherwise."""
     T = np.sort(T)
     if T.size == 1 or kappa * np.min(np.diff(T)) <= 2.0 * _R:
         groups = [(0.5 * (T[0] + T[-1]), T)]
@@ -550,8 +548,6 @@ def _one_blas_thread():
 
 
 def _law_unlimited(n, K, eps, distribution, a, b):
-    from scipy.stats import binom
-
     g = _grid(a, b, K)
     G, p = _transition_probabilities(distribution, g)
     lo, hi, tails = _windows(n, G)
@@ -667,9 +663,9 @@ def decile_accuracy(n, i, gamma, epsilon, steps, distribution, a=None, b=None):
     30 digits (n <= 3): below 1e-12.  eps = inf is the noiseless comparison c_j > T_d (strict); it differs
     from the limit eps -> inf when a count can equal T_d (the limit then breaks the tie with probability 1/2).
 
-    Cost (two shared cores): n = 10^4 with steps = 200 takes about 4 s at eps = 10 and 5-8 s at eps = 0.1 or
-    1; n = 1000 a second or less.  The law of the nine deciles is computed once per (n, steps, epsilon,
-    distribution, a, b) and cached: further i and gamma cost nothing.  n is limited to 10^5 and the
+    Cost (measured on two shared cores, steps = 200, the nine deciles): n = 10^4 takes 1.5-3 s at eps = 10 and
+    3.5-6.5 s at eps = 0.1 or 1; n = 1000 takes 1-2.5 s.  The law of the nine deciles is computed once per
+    (n, steps, epsilon, distribution, a, b) and cached: further i and gamma cost nothing.  n is limited to 10^5 and the
     estimated work to 4e11 operations (ParameterError naming n beyond).
 
     Parameters: n in 1..10^5, i in 1..9, gamma >= 0 (array allowed; inf: the whole line), epsilon in
@@ -790,8 +786,6 @@ def interval_counts_prob(n, i, gamma, alpha, distribution):
     shape, (gam, alp) = _arrays(8, gamma=gamma, alpha=alpha)
     require(gam >= 0, "gamma", ">= 0")
     dist = _distribution(distribution)
-    from scipy.stats import binom
-
     gam, alp = np.broadcast_arrays(gam, alp)
     out = np.empty(shape)
     done = {}                                   # (gamma, ceil(alpha)) -> probability

@@ -86,7 +86,8 @@ CASES = [
              n=[2**60],
              gamma=[-0.01, 0.2, huge(), Known(0.0, 2.0, "gamma = 0: 2 P(Bin(n, 0) <= alpha) = 2")],
              alpha=[Known(-1.0, [0.0, 0.0], "empty sum"), Known(INF, [2.0, 2.0], "the whole law, twice"),
-                    Known(0.0, [2.0, 2 * 0.95**10], "the k = 0 term: 2 (1 - gamma/2)^n"), huge(), Clash([1.0, 2.0, 3.0])])),
+                    Known(0.0, [2.0, 2 * 0.95**10], "the k = 0 term: 2 (1 - gamma/2)^n"), huge(),
+                    Clash([1.0, 2.0, 3.0])])),
     Case(nm.printed_uniform_bound, dict(n=10, i=5, gamma=0.05, epsilon=1.0, steps=10, beta=[0.1, 0.5]),
          dict(n="count", i="index", gamma="real", epsilon="real", steps="count", beta="real", reading="noise"),
          special=dict(
