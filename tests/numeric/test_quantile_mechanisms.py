@@ -505,6 +505,34 @@ def test_above_threshold_law_dense_kinks_against_mpmath():
         qm._GL_ORDERS = saved
 
 
+def _compare_with_other_law(cases):
+    at = pytest.importorskip("numeric.above_threshold")
+    rng = np.random.default_rng(4)
+    for n, normal, eps, frac, mono in cases:
+        x = rng.standard_normal(n) if normal else rng.random(n)
+        lower, K = (-4.0, 2198) if normal else (0.0, 694)
+        counts = np.searchsorted(np.sort(x), qm._cutoffs(lower, 1.001, np.arange(K))).astype(float)
+        bq = (2 if mono else 4) / eps
+        mine = qm._above_threshold_law(counts, frac * n, 2 / eps, bq)
+        other = at.above_threshold_pmf(counts, frac * n, eps, query_scale=bq)
+        assert np.max(np.abs(mine - other)) < 1e-14, (n, normal, eps, frac, mono)
+
+
+def test_above_threshold_law_against_the_other_implementation():
+    """Reference: numeric.above_threshold.above_threshold_pmf (a different method: per-piece series of
+    power sums with Bernstein-ellipse-graded quadrature) on cumulative counts of a uniform and a normal
+    sample at the benchmark's budgets; absolute 1e-14 on every entry.  Skipped while that module is absent."""
+    _compare_with_other_law([(1000, False, 0.1 / 9, 0.5, False), (1000, True, 1 / 9, 0.9, True)])
+
+
+@pytest.mark.slow
+def test_above_threshold_law_against_the_other_implementation_everywhere():
+    """As above on every combination: n in {1000, 3000}, uniform and normal, eps/9 for eps = 0.1 and 1,
+    thresholds at the 1st, 5th and 9th deciles, the paper's query noise and the monotone one."""
+    _compare_with_other_law([(n, normal, eps, frac, mono) for n in (1000, 3000) for normal in (False, True)
+                             for eps in (0.1 / 9, 1 / 9) for frac in (0.1, 0.5, 0.9) for mono in (False, True)])
+
+
 def test_unbounded_pmf_is_above_threshold_on_the_counts():
     """Reference: the counts #{x < ell + beta^k - 1} made by hand (x = (0, 0, 5), beta = 2, ell = 0: cutoffs
     0, 1, 3, 7; counts 0, 2, 2, 3) and mpmath.quad of the law with Laplace(2/eps) on both noises."""
