@@ -229,7 +229,12 @@ class Claim:
             self.rhs, self.relation = sp.oo, "=="
         self.lhs = sp.sympify(self.lhs)
         self.rhs = sp.sympify(self.rhs)
-        self.conditions = tuple(self.conditions)
+        conditions = tuple(sp.sympify(cnd) for cnd in self.conditions)
+        if any(cnd is sp.false for cnd in conditions):
+            raise ValueError(f"{self.id}: a condition is false for every value of its symbols")
+        # a condition SymPy decides True from the symbols' assumptions (i >= 1 for a positive integer i)
+        # restricts nothing: it is not shown
+        self.conditions = tuple(cnd for cnd in conditions if cnd is not sp.true)
 
     # -- presentation ---------------------------------------------------------------
     @property

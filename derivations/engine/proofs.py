@@ -10,7 +10,10 @@ it ends with one of these functions applied to the claim it was given:
   ordered breakpoints (the pieces cover the line by construction);
 * :func:`conclude_evaluation` -- a closed statement, a limit or a divergence, evaluated exactly;
 * :func:`exhaust` -- the stated relation evaluated exactly at every point of a finite set (a proof
-  only for a claim whose statement ranges over that set, ``finite=True``).
+  only for a claim whose statement ranges over that set, ``finite=True``);
+* :func:`conclude_split`, :func:`conclude_termwise`, :func:`conclude_shift` -- a split on the sign of an
+  expression, a sum term by term, integrals related by translations;
+* :func:`derivations.engine.sums.conclude_sums` -- finite sums with symbolic limits, by indefinite sums.
 
 Each returns a :class:`~derivations.engine.core.Proof` whose last step is a ``conclusion`` stamped
 with the digest of the statement it checked, so that a routine that ignores the claim it is given

@@ -21,6 +21,7 @@ import sympy as sp
 
 from ..engine.core import Claim, Source, claim, erratum, finding, reading
 from ..engine.proofs import conclude_evaluation, exhaust
+from ..engine.sums import conclude_sums
 from .common import DOC
 
 S_U1 = Source(DOC, "Section 2.2.3, Lemme 2.2.3.1 and its proof")
@@ -61,6 +62,14 @@ _GRID = [{r: rr, i: ii, gam: gg} for rr in (1, 2, 3) for ii in range(1, 10)
          for gg in (sp.Integer(0), sp.Rational(1, 100), sp.Rational(1, 20), sp.Rational(1, 10))]
 _GRID_SCOPE = "n in {10, 20, 30}, every decile i = 1..9, gamma in {0, 1/100, 1/20, 1/10}, evaluated exactly"
 
+
+
+def _one_term(p_hi):
+    """lhs - rhs of the corrected lemmas: B(m; n, u) - B(m - 1; n, u) = C(n, m) u^m (1 - u)^(n - m), the other
+    sums cancelling by B(n - m; n, 1 - l) = 1 - B(m - 1; n, l) (reindexing j -> n - j, binomial theorem)."""
+    return sp.binomial(n_, m_) * p_hi**m_ * (1 - p_hi)**(n_ - m_)
+
+
 _u_printed = Claim(
     id="pd.unif.empirical_decile_printed",
     title="Lemme 2.2.3.1, last display of the proof, as printed: for n uniform values on [0, 1], "
@@ -79,6 +88,7 @@ _u_corrected = Claim(
           "'d_i < 0.1i - gamma/2', whose probabilities are at most S_1 and exactly S_2)",
     source=S_U1, kind="inequality", lhs=order_stat_in(n_, m_, _U_LO, _U_HI), rhs=1 - _S1 - _S2, relation=">=",
     conditions=_DECILES,
+    proof=lambda c: conclude_sums(c, _one_term(_U_HI), reflect={_S2: n_}),
     enumeration=lambda c: exhaust(c, _GRID, scope=_GRID_SCOPE),
     note="P(X_(m) > u) = B(m - 1; n, u) <= B(m; n, u) = S_1 and P(X_(m) < l) = P(Bin(n, l) >= m) = B(n - m; n, 1 - l) "
          "= S_2. The lemma's eta should be S_1 + S_2 (not 2 - S_1 + S_2 as printed, nor the 2 - S_1 - S_2 the proof "
@@ -203,14 +213,16 @@ _n_printed = Claim(
     note="At gamma = 0 (allowed: gamma in [0, d_i^l], and d_5^l = 0 leaves only gamma = 0) the interval is the point "
          "d_i^l, of probability 0; the printed integrals stop at d_i^l itself, so the bound does not depend on gamma "
          "and is 2 B(5; 10, 1/2) - 1 = 63/256 at n = 10, i = 5.")
+_N_S2 = bcdf(n_ - m_, n_, 1 - p2)
 _n_corrected = Claim(
     id="pd.normal.empirical_decile",
     title="Lemme 2.2.4.2, corrected: for n values of a continuous law with F(d - gamma/2) = p_l <= F(d + gamma/2) = p_u "
           "(for N(0, 1): p_l, p_u = Phi(d_i^l -+ gamma/2)), P(d_i in [d - gamma/2, d + gamma/2]) >= 1 - "
           "B(m; n, p_u) - B(n - m; n, 1 - p_l)",
     source=S_N1, kind="inequality",
-    lhs=bcdf(m_ - 1, n_, p2) - bcdf(m_ - 1, n_, p1), rhs=1 - bcdf(m_, n_, p1) - bcdf(n_ - m_, n_, 1 - p2),
+    lhs=bcdf(m_ - 1, n_, p2) - bcdf(m_ - 1, n_, p1), rhs=1 - bcdf(m_, n_, p1) - _N_S2,
     relation=">=", conditions=(sp.Ge(i, 1), sp.Le(i, 9), sp.Le(p2, p1), sp.Le(p1, 1)),
+    proof=lambda c: conclude_sums(c, _one_term(p1), reflect={_N_S2: n_}),
     enumeration=lambda c: exhaust(c, [{r: rr, i: ii, p2: lo, p1: hi} for rr in (1, 2) for ii in range(1, 10)
                                       for lo, hi in ((sp.Rational(ii, 10) - sp.Rational(1, 50), sp.Rational(ii, 10)
                                                       + sp.Rational(1, 30)),

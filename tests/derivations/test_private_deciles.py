@@ -26,10 +26,9 @@ PROVED = ["pd.def.events_from_outputs", "pd.at.substitution_threshold", "pd.at.s
           "pd.hm.query_tail", "pd.hm.accuracy_reduction", "pd.hm.complexity", "pd.normal.deciles"]
 CITED = ["pd.at.laplace_shift", "pd.at.laplace_shift_reverse", "pd.at.max_shift", "pd.at.exponent_budget",
          "pd.at.epsilon_dp", "pd.at.output_minus_one", "pd.hm.composition", "pd.hm.accuracy_lemma",
-         "pd.isens.epsilon_dp"]
-CHECKED = ["pd.at.output_law", "pd.unif.empirical_decile", "pd.unif.interval_counts", "pd.unif.theorem",
-           "pd.normal.interval_counts", "pd.normal.empirical_decile", "pd.normal.theorem", "pd.isens.length",
-           "pd.isens.sample_monotone"]
+         "pd.isens.epsilon_dp", "pd.unif.empirical_decile", "pd.normal.empirical_decile"]
+CHECKED = ["pd.at.output_law", "pd.unif.interval_counts", "pd.unif.theorem", "pd.normal.interval_counts",
+           "pd.normal.theorem", "pd.isens.length", "pd.isens.sample_monotone"]
 REFUTED = ["pd.unif.empirical_decile_printed", "pd.normal.empirical_decile_printed"]
 
 
