@@ -572,18 +572,25 @@ def test_summary_and_latex_reuse_stored_verdicts_and_redo_stale_ones(capsys, mon
 
 
 def test_summary_names_the_papers_not_yet_encoded(capsys, monkeypatch):
-    """Every verdict comes from the store written here (no verification in this test)."""
+    """Every paper is encoded now: a registry without the claims of 001 stands for one that is not.
+    Every verdict comes from the store written here (no verification in this test)."""
     from derivations.engine import store
 
-    claims = derivations.claims()
-    fake = {c.id: derivations.Verdict(c.id, c.expected, [derivations.Check(
+    every = derivations.claims()
+    fake = [derivations.Verdict(c.id, c.expected, [derivations.Check(
         "symbolic", c.expected, 0.0, "stored", counterexample=None if c.expected else {},
-        strength="mechanical" if c.expected else None)]) for c in claims}
-    store.record(claims, list(fake.values()))
+        strength="mechanical" if c.expected else None)]) for c in every]
+    store.record(every, fake)
     monkeypatch.setattr(cli, "_verify", lambda *a: pytest.fail("verified instead of reusing the store"))
+    rc, out, _ = run(capsys, "summary", "--width", "100")        # control: all five encoded, no such line
+    assert rc == 0 and not _not_encoded() and "Not yet encoded" not in out
+
+    claims = [c for c in every if not c.source.document.startswith("001")]
+    monkeypatch.setattr(derivations, "claims", lambda: claims)
     rc, out, _ = run(capsys, "summary", "--width", "100")
     assert rc == 0 and widest(out) <= 100
-    assert "Not yet encoded: " + ", ".join(p.label() for p in _not_encoded()) in out
+    assert _not_encoded() and "Not yet encoded: " + ", ".join(p.label() for p in _not_encoded()) in out
+    assert "private-deciles (001)" in out.split("Not yet encoded: ")[1]
     assert says(out, f"reused {len(claims)} stored verdicts")
     n_ht = sum(c.source.document.startswith("000") for c in claims)
     assert re.search(rf"claims\s+{n_ht}\s", out.split("abs-pufferfish (004):")[0])

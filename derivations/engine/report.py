@@ -174,7 +174,7 @@ def _grouped(claims: list[Claim], width: int, rows) -> list[str]:
         for c in group:
             if c.source.location != where:
                 where = c.source.location
-                out += wrap(where, width, ROW, first=INDENT)
+                out += wrap(where, width, DETAIL, first=INDENT)   # continued below the ids, not at them
             out += rows(c)
     return out
 

@@ -20,6 +20,7 @@ mathematics outside math mode in a finished document (the report's tests use it)
 from __future__ import annotations
 
 import re
+import unicodedata
 import warnings
 from dataclasses import dataclass, field
 from typing import Mapping
@@ -41,11 +42,25 @@ _TEX_UNICODE = {"\u2014": "---", "\u2013": "--", "\u2018": "`", "\u2019": "'", "
                 "\u20ac": r"[euro sign]", "\ufb01": "fi", "\ufb02": "fl", "\u00a2": r"[cent sign]"}
 
 
+# accents of the Latin letters of the sources (French: Th\u00e9or\u00e8me, D\u00e9finition), as TeX accent commands
+_TEX_ACCENTS = {"\u0301": "'", "\u0300": "`", "\u0302": "^", "\u0308": '"', "\u0303": "~", "\u0327": "c"}
+
+
+def _non_ascii(ch: str) -> str:
+    if ch in _TEX_UNICODE:
+        return _TEX_UNICODE[ch]
+    parts = unicodedata.normalize("NFD", ch)
+    if len(parts) == 2 and parts[0].isascii() and parts[0].isalpha() and parts[1] in _TEX_ACCENTS:
+        return "\\" + _TEX_ACCENTS[parts[1]] + "{" + parts[0] + "}"
+    return f"[U+{ord(ch):04X}]"
+
+
 def tex_escape(text: str) -> str:
-    """Text for LaTeX: special characters escaped, characters outside ASCII transliterated (or shown as
-    their code point), so that the report compiles with pdflatex and the base fonts."""
+    """Text for LaTeX: special characters escaped, accented Latin letters as accent commands, other
+    characters outside ASCII transliterated (or shown as their code point), so that the report compiles
+    with pdflatex and the base fonts."""
     text = re.sub(r"[\\{}_^&%$#~<>|]", lambda m: _TEX_ESCAPES[m.group()], text)
-    return "".join(ch if ord(ch) < 128 else _TEX_UNICODE.get(ch, f"[U+{ord(ch):04X}]") for ch in text)
+    return "".join(ch if ord(ch) < 128 else _non_ascii(ch) for ch in text)
 
 
 def breakable_tt(text: str) -> str:
@@ -118,7 +133,7 @@ _TOKEN = r"""
 |(?P<ref>\b(?:[A-Za-z]\.\d+(?:\.\d+)*|\d+(?:\.\d+){2,})\b)
 |(?P<poss>(?:[A-Za-z]{2,}|\d+)'s\b)
 |(?P<num>\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:\.\d+)?)
-|(?P<word>[A-Za-z]{1,2}\d*'+|[A-Za-z]+\d*)
+|(?P<word>[A-Za-z]{1,2}\d*'+|[A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff]*[A-Za-z]\d*)
 |(?P<op><=>|:=|==|!=|<=|>=|->|<-|=>|\+-|-\+|\*\*|\.\.\.?|[-+*/^_=<>|~\\])
 |(?P<open>[(\[{])
 |(?P<close>[)\]}])

@@ -16,7 +16,7 @@ import re
 EM = 10.95  # pt: the em of the 11pt Computer Modern fonts
 
 # styles: 0 display, 1 text, 2 script, 3 scriptscript
-_SCALE = (1.0, 1.0, 0.73, 0.55)
+_SCALE = (1.0, 1.0, 0.77, 0.66)   # cmr8 and cmr6 are wider than cmr10 scaled down (optical sizes)
 _FRAC = (1, 2, 3, 3)      # style of a fraction's numerator and denominator
 _SCRIPT = (2, 2, 3, 3)    # style of super- and subscripts
 

@@ -152,6 +152,13 @@ def test_prose_sets_ascii_math_as_math(ascii_math, expected):
     assert prose(ascii_math) == expected
 
 
+def test_accented_latin_letters_are_text_with_accent_commands():
+    """The French names of 001's statements (Théorème, Définition) stay words, set with TeX's accents."""
+    assert tex_escape("Théorème, Définition, ça, naïve") == r"Th\'{e}or\`{e}me, D\'{e}finition, \c{c}a, na\"{i}ve"
+    assert prose("Théorème 2.2.3.1 and Lemme 2.2.3.1") == r"Th\'{e}or\`{e}me 2.2.3.1 and Lemme 2.2.3.1"
+    assert tex_escape("\u2200") == "[U+2200]"                  # control: a symbol without a base letter
+
+
 def test_prose_leaves_english_alone_and_links_names():
     assert prose("A slip in an intermediate line of the proof.") == "A slip in an intermediate line of the proof."
     names = names_pattern(["htm.r3.corrected", "pigeonhole_principle"])
@@ -167,7 +174,10 @@ def test_estimated_widths_match_tex():
     measured = {r"a^{2} = a": 30.9, r"\frac{\gamma \left(1 - \gamma\right)}{M} \le \frac{1}{4 M}": 78.4,
                 r"e^{- \frac{\epsilon \log{\left(\frac{1}{1 - q} \right)}}{4 \log{\left(1 - q \right)}}} "
                 r"= e^{- \frac{\epsilon}{4}}": 86.7,
-                r"\max\left(0, \mu - \mu'\right) = \mu - \min\left(\mu, \mu'\right)": 157.5}
+                r"\max\left(0, \mu - \mu'\right) = \mu - \min\left(\mu, \mu'\right)": 157.5,
+                # limits in script style holding a fraction in scriptscript style (pd.unif.theorem)
+                r"\sum_{j=0}^{\left\lfloor{\frac{8 \log{\left(\frac{2}{\beta} \right)} + 8 \log{\left(k \right)}}"
+                r"{\epsilon}}\right\rfloor}": 75.7}
     for formula, pt in measured.items():
         assert 0.85 * pt <= tex_width(formula) <= 1.15 * pt, formula
 
