@@ -619,13 +619,17 @@ def _fmt_delta(n, eps0, eps):
 
     if eps >= eps0:
         return 0.0
-    a = 1.0 / (1.0 + math.exp(-eps0))              # Delta ~ Bern(e^eps0 / (e^eps0 + 1))
-    b = 1.0 - a
-    ir = math.exp(-eps)                              # 1 / e^eps (no overflow)
+    # Delta ~ Bern(a), a = e^eps0 / (e^eps0 + 1), b = 1 - a.  The two differences below are written with expm1
+    # (eps < eps0 <= 700): a - e^eps b = e^eps (e^(eps0 - eps) - 1) / (1 + e^eps0) and e^eps a - b =
+    # (e^(eps0 + eps) - 1) / (1 + e^eps0) stay accurate for eps0 down to the smallest floats, where a and b
+    # both round to 1/2
+    den = 1.0 + math.exp(eps0)
+    c_lead = math.exp(eps) * math.expm1(eps0 - eps) / den
+    c_lag = math.expm1(eps0 + eps) / den
     # given C = c, P = A + Delta and Q = A + 1 - Delta with A ~ Bin(c, 1/2): P(x)/Q(x) is nonincreasing
     # in x, and P(x) > e^eps Q(x) iff x < beta (c + 1), beta = rho / (1 + rho),
-    # rho = (a - e^eps b) / (e^eps a - b) = (a e^-eps - b) / (a - b e^-eps)
-    rho = (a * ir - b) / (a - b * ir)
+    # rho = (a - e^eps b) / (e^eps a - b)
+    rho = c_lead / c_lag
     beta = rho / (1.0 + rho)
     m = n - 1
     pc = math.exp(-eps0)
@@ -640,10 +644,8 @@ def _fmt_delta(n, eps0, eps):
     x = np.ceil(beta * (cs + 1)) - 1                # largest integer x < beta (c + 1)
     F = np.where(x >= 0, special.bdtr(np.maximum(x, 0), cs, 0.5), 0.0)       # P(A <= x)
     F1 = np.where(x >= 1, special.bdtr(np.maximum(x - 1, 0), cs, 0.5), 0.0)  # P(A <= x - 1)
-    lead, lag = a * F + b * F1, b * F + a * F1     # P(<= x) and Q(<= x) given C = c
-    with np.errstate(over="ignore"):
-        r = np.exp(np.float64(eps))                 # may be inf: then only lag = 0 terms remain
-        h = np.where(lag > 0, np.maximum(lead - r * np.where(lag > 0, lag, 1.0), 0.0), lead)
+    # P(<= x) - e^eps Q(<= x) given C = c, with P(<= x) = a F + b F1 and Q(<= x) = b F + a F1
+    h = np.maximum(F * c_lead - F1 * c_lag, 0.0)
     return float(np.sum(w * h)) * (1 + 1e-13 + 4 * (cs.size + 10) * _U) + out
 
 

@@ -229,6 +229,17 @@ def test_fmt_clone_bound_safe_against_reference():
     assert ref.fmt_delta(10 ** 4, 1, got)[1] <= 1e-6, got
 
 
+@pytest.mark.parametrize("eps0", [1.188117012852846e-161, 1e-17, 1e-9])
+def test_fmt_clone_bound_for_tiny_eps0(eps0):
+    """Where a = e^eps0 / (1 + e^eps0) rounds to 1/2 (once a division by zero).  Reference: the pair's total
+    variation is at most tanh(eps0 / 2) (P and Q are mixtures differing only through Delta ~ Bern(a) against
+    Bern(1 - a)), so delta = 1e-6 needs eps = 0; at delta = 1e-300 the answer lies in [0, eps0] (post-processing
+    of an eps0-LDP report)."""
+    assert math.tanh(eps0 / 2) < 1e-6 and numeric.fmt_clone_bound(1000, eps0, 1e-6) == 0.0
+    got = float(numeric.fmt_clone_bound(1000, eps0, 1e-300))
+    assert 0.0 <= got <= eps0 * (1 + 1e-15)
+
+
 @pytest.mark.parametrize("n,eps0,printed", [(10 ** 6, 4.0, 0.0501), (10 ** 5, 2.0, 0.0452), (10 ** 4, 1.0, 0.0550)])
 def test_fmt_clone_bound_at_most_the_published_values(n, eps0, printed):
     """Published values (delta = 1e-6) come from the authors' step-wise numerical search, a looser evaluation of
