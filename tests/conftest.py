@@ -19,3 +19,14 @@ def all_verdicts(tmp_path_factory):
         return {v.claim_id: v for v in verdicts}
 
     return shared_once("all_verdicts", compute, tmp_path_factory)
+
+
+@pytest.fixture(autouse=True)
+def _mpmath_precision(request):
+    """mpmath's working precision is global: each test runs at its module's ``MPMATH_DPS`` (15 digits if it
+    names none) and whatever a test sets is undone after it, so that no test's precision depends on which
+    modules a worker process imported or ran before."""
+    import mpmath
+
+    with mpmath.workdps(getattr(request.module, "MPMATH_DPS", 15)):
+        yield

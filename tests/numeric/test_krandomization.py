@@ -16,7 +16,7 @@ import pytest
 import numeric as nm
 from numeric.krandomization import _count_window
 
-mp.mp.dps = 50
+MPMATH_DPS = 50      # every test of this module (tests/conftest.py)
 
 
 # == independent references =====================================================================================

@@ -23,7 +23,7 @@ import numeric.quantile_mechanisms as qm
 from numeric import (exponential_quantile_pmf, inverse_sensitivity_loss, inverse_sensitivity_pmf,
                      joint_exp_quantiles, unbounded_quantile, unbounded_quantile_pmf)
 
-mp.mp.dps = 40
+MPMATH_DPS = 40      # every test of this module (tests/conftest.py)
 DOC = "001_1dd3d7af6edcb71d.txt"
 
 

@@ -23,7 +23,7 @@ import pytest
 import numeric as nm
 from numeric import shuffle_rr as sr
 
-mpmath.mp.dps = 60
+MPMATH_DPS = 60      # every test of this module (tests/conftest.py)
 
 
 def q_of(eps0):
