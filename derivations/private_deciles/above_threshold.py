@@ -283,3 +283,20 @@ finding("pd.finding.at_minus_one", S_THM,
         "The proof covers the outputs k in N only. The output -1 (no query above the threshold) needs its own "
         "line: only the threshold moves, and P(A = -1) <= e^{eps/2} P(A' = -1) (pd.at.output_minus_one).",
         claims=("pd.at.output_minus_one",))
+finding("pd.finding.at_bound_tight", S_THM,
+        "The constant e^eps of Théorème 2.1.0.1 cannot be lowered, and it is approached only with four queries or "
+        "more. With y = (B, ..., B, -B) and y' = y + (1, ..., 1, -1) (K queries, threshold 0, eps = 1) the exact "
+        "privacy loss (numeric.above_threshold_privacy_loss) is 0.977, 0.994 and 0.997 at B = 40, 160, 320 for "
+        "K = 4, and 1 - 4e-6 at B = 40, within its error bound (3e-12) of 1 from B = 160, for K = 5; along this "
+        "family it tends to K eps/4 for K <= 3, and the search numeric.above_threshold_worst_case finds nothing "
+        "above 3 eps/4 for K = 3. No finite pair attains e^eps in these computations; that none can is an "
+        "argument (the integrand bound of the proof is strict where the Laplace log-density ratio is below its "
+        "maximum), not a verdict.",
+        claims=("pd.at.epsilon_dp",))
+finding("pd.finding.lap2_needs_monotone", S_HM,
+        "Query noise Lap(2/eps) is not enough without monotonicity: with threshold 0 and eps = 1, the neighbours "
+        "y = (0, 0, 0) and y' = (1, 1, -1), every query of sensitivity 1 but moving both ways, have exact privacy "
+        "loss 1.153 > eps (numeric.above_threshold_privacy_loss with query_scale = 2/eps), and the search "
+        "numeric.above_threshold_worst_case finds 1.488 eps at K = 3; for neighbours that move every query the same "
+        "way the same search finds 0.988 eps, below eps as pd.at.monotone_noise proves for every K.",
+        claims=("pd.at.monotone_noise",))

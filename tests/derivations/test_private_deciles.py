@@ -138,3 +138,45 @@ def test_wrong_change_of_variables_is_not_proved():
     no_integral = Claim(id="pd.test.no_integral", title="none", source=Source("x", "y"), kind="identity",
                         lhs=at.g, rhs=at.g, proof=lambda c: conclude_shift(c, (at.t, 1)))
     assert not verify_inline(no_integral).proved      # nothing to translate: the routine says so
+
+
+# -- the findings on AboveThreshold's constant, independently -------------------------------------------------
+def _at_log_law(y, b_threshold, b_query):
+    """ln P(A = k), k = 0..K-1, and ln P(A = -1), threshold 0: mpmath quadrature at 30 digits over the noisy
+    threshold t, split at every kink (0 and the y_i)."""
+    lap_pdf = lambda t, s: mp.exp(-abs(t) / s) / (2 * s)
+    cdf = lambda x: mp.exp(x / b_query) / 2 if x < 0 else 1 - mp.exp(-x / b_query) / 2
+    cuts = sorted({0, *map(mp.mpf, y)})
+    pts = [-mp.inf] + cuts + [mp.inf]
+    out = []
+    for k in range(len(y) + 1):
+        def f(t, k=k):
+            v = lap_pdf(t, b_threshold)
+            for yi in y[:k]:
+                v *= cdf(t - yi)
+            return v * (1 - cdf(t - y[k])) if k < len(y) else v
+        out.append(mp.log(mp.quad(f, pts)))
+    return out
+
+
+def _loss(y, y2, b_threshold, b_query):
+    return max(abs(a - b) for a, b in zip(_at_log_law(y, b_threshold, b_query), _at_log_law(y2, b_threshold, b_query)))
+
+
+def test_finding_lap2_query_noise_exceeds_eps_without_monotonicity():
+    """pd.finding.lap2_needs_monotone: y = (0, 0, 0), y' = (1, 1, -1), eps = 1, threshold Lap(2), queries Lap(2)."""
+    with mp.workdps(30):
+        loss = _loss([0, 0, 0], [1, 1, -1], 2, 2)
+        assert abs(loss - mp.mpf("1.1532185613")) < 1e-9 and loss > 1
+        assert _loss([0, 0, 0], [1, 1, 1], 2, 2) <= 1          # control: the monotone neighbour stays within eps
+    text = {f.id: f.text for f in derivations.findings()}["pd.finding.lap2_needs_monotone"]
+    assert "loss 1.153 > eps" in text
+
+
+def test_finding_the_constant_is_approached_with_four_queries():
+    """pd.finding.at_bound_tight: K = 4, B = 40, eps = 1 (threshold Lap(2), queries Lap(4)): 0.977 < eps."""
+    with mp.workdps(30):
+        y = [40, 40, 40, -40]
+        loss = _loss(y, [41, 41, 41, -41], 2, 4)
+        assert abs(loss - mp.mpf("0.9774256779637902")) < 1e-9 and loss < 1
+    assert "0.977, 0.994 and 0.997 at B = 40" in {f.id: f.text for f in derivations.findings()}["pd.finding.at_bound_tight"]
