@@ -22,6 +22,8 @@ from . import quantile_mechanisms as _quantile_mechanisms
 from .quantile_mechanisms import *  # noqa: F401,F403
 from . import private_deciles as _private_deciles
 from .private_deciles import *  # noqa: F401,F403
+from . import above_threshold as _above_threshold
+from .above_threshold import *  # noqa: F401,F403
 from .laplace import (bias_correction, laplace_cdf, laplace_mgf, laplace_pdf, log_laplace_mean,
                       log_laplace_variance)
 from .profile import (SRS, Bernoulli, BinaryDomain, ExplicitDesign, FiniteDomain, WorstPair,
@@ -43,3 +45,4 @@ __all__ += _loglinear.__all__ + _misclassification.__all__ + _sampling.__all__
 __all__ += _krandomization.__all__ + _shuffle_rr.__all__
 __all__ += _quantile_mechanisms.__all__
 __all__ += _private_deciles.__all__
+__all__ += _above_threshold.__all__

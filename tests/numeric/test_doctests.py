@@ -24,7 +24,7 @@ import numeric.srs_binary
 @pytest.mark.parametrize("module", [numeric, numeric.laplace, numeric.ht, numeric.ht_mechanism, numeric.bruteforce,
                                     numeric.srs_binary, numeric.profile, numeric.pufferfish, numeric.identification,
                                     numeric.loglinear, numeric.sampling, numeric.misclassification, numeric.shuffle_rr,
-                                    numeric.quantile_mechanisms, numeric.private_deciles],
+                                    numeric.quantile_mechanisms, numeric.private_deciles, numeric._above_threshold],
                          ids=lambda m: m.__name__)
 def test_docstring_examples(module):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
