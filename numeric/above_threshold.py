@@ -140,6 +140,27 @@ def _series_sums(v, c, L, b, M):
     return Q
 
 
+_MAX_SPAN = 1e12                  # |y_i - T|, in noise scales
+_MAX_RATIO = 500.0                # query scale / threshold scale: the Gauss-Jacobi weight 2^(-b/b_T) of the
+                                  # tail stays a normal float (beyond about 1000 it underflowed and a loss came out 0)
+
+
+def _check_span(name, y, T, bT, b):
+    """The exact law needs every |y_i - T| within _MAX_SPAN noise scales: the quadrature's rounding margin is
+    about 4e-15 |ln f|, and |ln f| grows like |y_i - T| / b, so beyond that the planner can no longer certify
+    a piece (it splits without end).  The error names ``name`` when the values themselves are spread that far,
+    else the threshold."""
+    if not y.size or b == 0.0 or bT == 0.0:
+        return
+    limit = _MAX_SPAN * min(b, bT)
+    if float(np.max(y) - np.min(y)) > limit:
+        fail(name, f"spread over at most {_MAX_SPAN:g} noise scales (min(2/epsilon, query scale) = {min(b, bT):g}) "
+             "for the exact law", f"a spread of {float(np.max(y) - np.min(y)):g}")
+    if float(np.max(np.abs(y - T))) > limit:
+        fail("threshold", f"within {_MAX_SPAN:g} noise scales (min(2/epsilon, query scale) = {min(b, bT):g}) of "
+             f"the {name} for the exact law", f"{T:g}, {float(np.max(np.abs(y - T))):g} from them")
+
+
 def _log_law(y, T, bT, b):
     """ln P(A = k) for k = 0..K-1 and ln P(A = -1) (last), threshold noise Lap(bT), query noise Lap(b)."""
     K = y.size
@@ -148,6 +169,11 @@ def _log_law(y, T, bT, b):
             return np.log(_deterministic_law(y, T))
     if bT == 0.0:
         return _exact_threshold_log_law(y, T, b)
+    if b > _MAX_RATIO * bT:
+        fail("query_scale", f"at most {_MAX_RATIO:g} times the threshold scale 2/epsilon for the exact law", b)
+    # the law depends on (y - T)/b_T and b/b_T only: in those units the quadrature's scales are of order 1
+    # (with eps near 1e154 the scales were 1e-154 and the planner asked for gigabytes)
+    y, T, b, bT = (y - T) / bT, 0.0, b / bT, 1.0
     Ap = 1.0 + b / bT
     A2 = math.ceil(Ap + 1.0)
     M = 64 + int(math.ceil(math.log2(K + 2)))
@@ -765,6 +791,7 @@ def above_threshold_pmf(values, threshold, epsilon, query_scale=None):
         fail("values", f"at most {_MAX_K} query values for the exact law", f"{y.size} values")
     T = _threshold(threshold)
     bT, b = _scales(epsilon, query_scale)
+    _check_span("values", y, T, bT, b)
     with np.errstate(under="ignore"):
         return np.exp(_log_law(y, T, bT, b))
 
@@ -795,6 +822,8 @@ def above_threshold_privacy_loss(values, neighbour, threshold, epsilon, query_sc
         fail("values", f"at most {_MAX_K} query values for the exact law", f"{y.size} values")
     T = _threshold(threshold)
     bT, b = _scales(epsilon, query_scale)
+    _check_span("values", y, T, bT, b)
+    _check_span("neighbour", y2, T, bT, b)
     return _loss(_log_law(y, T, bT, b), _log_law(y2, T, bT, b))
 
 
@@ -881,9 +910,17 @@ def above_threshold_worst_case(K, epsilon, monotone=False, query_scale=None, rng
     K = count("K", K, 1, _MAX_SEARCH_K)
     eps = scalar("epsilon", epsilon, 0.0, math.inf, lo_open=True)
     bT, b = _scales(eps, query_scale)
+    if b > _MAX_RATIO * bT:
+        fail("query_scale", f"at most {_MAX_RATIO:g} times the threshold scale 2/epsilon for the exact law", b)
     monotone = boolean("monotone", monotone)
     gen = np.random.default_rng(0) if rng is None else as_rng(rng)
-    B = 40.0 * max(bT, b) if box is None else scalar("box", box, 0.0, _MAX_ABS / 2, lo_open=True)
+    if 2.0 > _MAX_SPAN * min(bT, b):
+        # a neighbour's shift of 1 is already more than _MAX_SPAN / 2 noise scales: no exact law there
+        fail("epsilon" if query_scale is None else "query_scale",
+             f"such that both noise scales are at least {2.0 / _MAX_SPAN:g} (the sensitivity 1 within "
+             f"{_MAX_SPAN:g} / 2 noise scales)", epsilon if query_scale is None else query_scale)
+    B = 40.0 * max(bT, b) if box is None else scalar("box", box, 0.0, _MAX_SPAN * min(bT, b) / 2 - 1.0,
+                                                       lo_open=True)
     population = count("population", population, 1, 1 << 16)
     starts = count("starts", starts, 1, 1 << 10)
     iterations = count("iterations", iterations, 0, 10**4)

@@ -28,7 +28,9 @@ CASES = [
              values=[Known([], [1.0], "no query: P(A = -1) = 1"),
                      Known([0.0], [0.5, 0.5], "K = 1 at T: nu - tau is symmetric"), [[0.0, 1.0]], 2.0,
                      [0.0, 2.0**1001], huge()],
-             threshold=[2.0**1001, Known(1e300, [0.0, 0.0, 1.0], "threshold far above both values: nothing fires")],
+             threshold=[2.0**1001, 1e300,
+                        Known(1e5, [0.0, 0.0, 1.0], "threshold 10^5 noise scales above both values: nothing fires "
+                                                    "(P(A = k) < e^-40000 underflows)")],
              epsilon=[0.0, -1.0, 5e-324, Known(INF, [0.0, 1.0, 0.0], "no noise: the first value above 0 is 1")],
              query_scale=[0.0, -1.0, INF, 5e-324]),
          combos=[Combo(dict(values=[0.0, 0.0], epsilon=INF), [0.0, 0.0, 1.0], "no noise: 0 > 0 is false, -1")]),
