@@ -65,6 +65,20 @@ _WORK = 4e11                  # refused above this estimated work (tens of secon
 
 
 # == validation ===========================================================================================
+
+def _decile_args(n, i, gamma, arrays, lemma=None):
+    """(n, i, gamma) checked: n >= 1, i in 1..9, gamma >= 0 (in [0, 0.1] for the uniform ``lemma``), with room for
+    ``arrays`` arrays of gamma's shape."""
+    n = count("n", n, 1, _MAX_N_FORMULA)
+    i = count("i", i, 1, 9)
+    memory_for(arrays, gamma=gamma)
+    gam = as_float("gamma", gamma)
+    if lemma is None:
+        require(gam >= 0, "gamma", ">= 0")
+    else:
+        require((gam >= 0) & (gam <= 0.1), "gamma", f"in [0, 0.1] ({lemma})")
+    return n, i, gam
+
 def _distribution(value) -> str:
     if not isinstance(value, str) or value not in _DISTRIBUTIONS:
         fail("distribution", "'uniform' (on [0, 1]) or 'normal' (N(0, 1))",
@@ -735,11 +749,7 @@ def empirical_decile_prob(n, i, gamma, distribution):
     >>> round(float(empirical_decile_prob(1, 5, 0.2, "uniform")), 12)    # one value, in [0.4, 0.6]
     0.2
     """
-    n = count("n", n, 1, _MAX_N_FORMULA)
-    i = count("i", i, 1, 9)
-    memory_for(8, gamma=gamma)
-    gam = as_float("gamma", gamma)
-    require(gam >= 0, "gamma", ">= 0")
+    n, i, gam = _decile_args(n, i, gamma, 8)
     dist = _distribution(distribution)
     from scipy.special import betainc, betaincc
 
@@ -869,11 +879,7 @@ def printed_uniform_eta(n, i, gamma, reading="printed"):
     >>> float(printed_uniform_eta(10, 5, 0.0, reading="intended"))    # 2 P(Bin(10, 1/2) <= 5) = 2 * 638/1024
     1.24609375
     """
-    n = count("n", n, 1, _MAX_N_FORMULA)
-    i = count("i", i, 1, 9)
-    memory_for(6, gamma=gamma)
-    gam = as_float("gamma", gamma)
-    require((gam >= 0) & (gam <= 0.1), "gamma", "in [0, 0.1] (Lemma 2.2.3.1)")
+    n, i, gam = _decile_args(n, i, gamma, 6, lemma="Lemma 2.2.3.1")
     reading = _reading(reading)
     S1, S2 = _eta_sums(n, i, i / 10.0 + gam / 2.0, i / 10.0 - gam / 2.0)
     return scalar_out(_eta(S1, S2, reading))
@@ -987,11 +993,7 @@ def printed_normal_eta(n, i, gamma, reading="printed"):
     >>> float(printed_normal_eta(10, 5, 0.3, reading="proof"))     # 2 - 2 * 638/1024, gamma plays no part
     0.75390625
     """
-    n = count("n", n, 1, _MAX_N_FORMULA)
-    i = count("i", i, 1, 9)
-    memory_for(6, gamma=gamma)
-    gam = as_float("gamma", gamma)
-    require(gam >= 0, "gamma", ">= 0")
+    n, i, gam = _decile_args(n, i, gamma, 6)
     reading = _reading(reading)
     S1, S2 = _normal_eta_sums(n, i, gam, reading)
     return scalar_out(_eta(S1, S2, reading))

@@ -245,10 +245,10 @@ def _linear_implied(expr: sp.Expr, need: str, conditions) -> bool:
         return False
     equal = [e for e in equal if e is not sp.true]
     strict = lam[0] + sum((l for l, (_, st) in zip(lam[1:], sides) if st), sp.Integer(0))
-    try:
-        from sympy.solvers.simplex import lpmax, InfeasibleLPError
-        best, point = lpmax(t, equal + [t <= strict, t <= 1] + [l >= 0 for l in lam])
-    except (InfeasibleLPError, ValueError, NotImplementedError):
+    from sympy.solvers.simplex import InfeasibleLPError, lpmax
+    try:             # bounded (t <= 1), so infeasible is the only way it has no optimum: no certificate
+        _, point = lpmax(t, equal + [t <= strict, t <= 1] + [l >= 0 for l in lam])
+    except InfeasibleLPError:
         return False
     # check the certificate exactly: the multipliers are nonnegative and reproduce expr
     mult = [point.get(l, sp.Integer(0)) for l in lam]
