@@ -33,6 +33,7 @@ announced result that is missing, a title wider than its statement) is a :class:
 from __future__ import annotations
 
 import dataclasses
+import os as _os  # TRANSITION
 import hashlib
 import inspect
 import multiprocessing
@@ -45,15 +46,34 @@ from typing import Callable, Iterable, Mapping
 import mpmath
 import sympy as sp
 
+from .notation import release
+
 KINDS = ("identity", "inequality", "sign", "limit", "divergence")
 RELATIONS = {"==": sp.Eq, "<=": sp.Le, "<": sp.Lt, ">=": sp.Ge, ">": sp.Gt}
 STEP_KINDS = ("mechanical", "citation", "argument", "conclusion")
 # strengths, strongest first; the label of a verdict is that of its strongest passing check
-STRENGTHS = ("mechanical", "citations", "exhaustive", "argued", "finite-scope", "numeric")
+STRENGTHS = ("mechanical", "citations", "exhaustive", "argued", "finite-scope", "numeric", "construction")
 STRENGTH_LABELS = {"mechanical": "PROVED", "citations": "PROVED (with citations)",
                    "exhaustive": "PROVED (exhaustive)", "argued": "ARGUED",
-                   "finite-scope": "CHECKED (finite scope)", "numeric": "CHECKED (numeric)"}
+                   "finite-scope": "CHECKED (finite scope)", "numeric": "CHECKED (numeric)",
+                   "construction": "BY CONSTRUCTION"}
 PROVED_STRENGTHS = ("mechanical", "citations", "exhaustive")
+
+
+#: Assumptions a symbol may carry, strongest first: each symbol is shown under the first that holds.
+HYPOTHESES = ("positive integer", "nonnegative integer", "negative integer", "integer", "positive", "negative",
+              "nonnegative", "nonpositive", "nonzero real", "real")
+
+
+def hypothesis_of(sym) -> str | None:
+    """The strongest of :data:`HYPOTHESES` that SymPy's assumptions give ``sym`` (None if none does)."""
+    facts = {name: getattr(sym, f"is_{name}", None) is True
+             for name in ("integer", "positive", "negative", "nonnegative", "nonpositive", "nonzero", "real")}
+    for kind in HYPOTHESES:
+        words = kind.split()
+        if all(facts.get(w if w != "real" or len(words) == 1 else "real") for w in words):
+            return kind
+    return None
 
 
 @dataclass(frozen=True)
@@ -200,6 +220,14 @@ class Claim:
     ``proof`` is called with the claim itself and must end in a conclusion on it.  ``finite`` says
     that the statement's own quantifier ranges over the finite set the enumeration covers, so
     that an exhaustive check is a proof; otherwise an enumeration is a check on its stated scope.
+
+    The statement is kept as printed: a statement that SymPy folds to ``X = X`` when it is built
+    (``lhs - rhs`` is 0 before any check) is refused, since nothing a check does could then reach
+    the computation; keep the printed form (:mod:`derivations.engine.notation`) so that the engine's
+    conclusion does the cancelling.  A statement that is true by the encoding's own definitions
+    says so with ``by_construction=True``: it gets the label BY CONSTRUCTION, never PROVED.
+    ``illustration`` (a printed statement only): a second counterexample, the one a reader finds
+    convincing when the first is degenerate; it is checked like the first.
     """
 
     id: str
@@ -219,6 +247,8 @@ class Claim:
     note: str = ""
     budget: float = 60.0
     finite: bool = False
+    by_construction: bool = False
+    illustration: Mapping[sp.Symbol, sp.Expr] | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -235,6 +265,24 @@ class Claim:
         # a condition SymPy decides True from the symbols' assumptions (i >= 1 for a positive integer i)
         # restricts nothing: it is not shown
         self.conditions = tuple(cnd for cnd in conditions if cnd is not sp.true)
+        folded = self.folded()
+        if folded and not self.by_construction and not _os.environ.get("DPDERIVE_TRANSITION_FOLDED"):  # TRANSITION
+            raise ValueError(f"{self.id}: lhs - rhs is 0 as the claim is built (SymPy folded the statement to "
+                             "X = X, so no check could reach it): keep the printed form "
+                             "(derivations.engine.notation: defined, held) or mark it by_construction=True")
+        if self.by_construction:
+            if not folded or self.relation != "==":
+                raise ValueError(f"{self.id}: by_construction is for an identity that is X = X as built")
+            if self.proof or self.enumeration or self.numeric_points or self.counterexample is not None:
+                raise ValueError(f"{self.id}: a claim by construction has nothing to verify")
+        if self.illustration is not None and self.counterexample is None:
+            raise ValueError(f"{self.id}: an illustration goes with a counterexample")
+
+    def folded(self) -> bool:
+        """``lhs - rhs`` is 0 as built, by SymPy's automatic evaluation alone (the statement is X = X)."""
+        if self.kind in ("limit", "divergence"):
+            return False
+        return self.lhs == self.rhs or sp.Add(self.lhs, -self.rhs) == 0
 
     # -- presentation ---------------------------------------------------------------
     @property
@@ -242,7 +290,38 @@ class Claim:
         """The statement as an unevaluated SymPy relational."""
         return RELATIONS[self.relation](self.lhs, self.rhs, evaluate=False)
 
+    def symbols(self) -> set:
+        """The free symbols of the statement and its conditions (those of the definitions of the
+        papers' notation included)."""
+        out = set(self.lhs.free_symbols) | set(self.rhs.free_symbols)
+        for cnd in self.conditions:
+            out |= sp.sympify(cnd).free_symbols
+        return out
+
+    def hypotheses(self) -> list[tuple[str, tuple]]:
+        """The assumptions declared on the statement's symbols, which the checks use as hypotheses:
+        ``[(kind, symbols), ...]`` with ``kind`` one of :data:`HYPOTHESES` (strongest first), each
+        symbol under its strongest kind; symbols declared with nothing (complex) are left out."""
+        groups: dict[str, list] = {}
+        found = self.symbols()
+        labels = {ix.base.label for ix in found if isinstance(ix, sp.Indexed)}
+        seen = set()
+        for sym in found:
+            if isinstance(sym, sp.Indexed):
+                sym = sym.base
+            elif not isinstance(sym, sp.Symbol) or sym in labels:
+                continue
+            if sym in seen:
+                continue
+            seen.add(sym)
+            kind = hypothesis_of(sym)
+            if kind:
+                groups.setdefault(kind, []).append(sym)
+        return [(k, tuple(sorted(groups[k], key=str))) for k in HYPOTHESES if k in groups]
+
     def methods(self) -> list[str]:
+        if self.by_construction:
+            return ["construction"]
         if self.counterexample is not None:
             return ["symbolic"]
         out = []
@@ -276,11 +355,12 @@ class Claim:
         kind = kind or ("relation" if self.relation != "==" else "rhs")
         if kind == "relation" and self.relation != "==":
             flip = {">=": "<", ">": "<=", "<=": ">", "<": ">="}
-            return dataclasses.replace(self, id=self.id + ".mutated", relation=flip[self.relation])
+            return dataclasses.replace(self, id=self.id + ".mutated", relation=flip[self.relation],
+                                       by_construction=False)
         new_kind = "identity" if self.kind == "divergence" else self.kind
         # 2 rhs + 1 is rhs itself when rhs is infinite: a finite value contradicts a divergence instead
         rhs = sp.Integer(0) if self.rhs.is_infinite else 2 * self.rhs + 1
-        return dataclasses.replace(self, id=self.id + ".mutated", kind=new_kind, rhs=rhs)
+        return dataclasses.replace(self, id=self.id + ".mutated", kind=new_kind, rhs=rhs, by_construction=False)
 
 
 @dataclass
@@ -300,6 +380,7 @@ class Check:
     scope: str = ""
     steps: list[dict] = field(default_factory=list)
     citations: list[str] = field(default_factory=list)
+    evaluations: list[dict] = field(default_factory=list)   # exact evaluations at counterexamples
 
 
 @dataclass
@@ -382,14 +463,18 @@ class Verdict:
 class Erratum:
     """A printed statement that is wrong, paired with the corrected statement that is proved.
 
-    ``readings``: ids of the :class:`Reading` s of damaged text the printed statement rests on; an
-    erratum that holds under only one of several plausible readings says so in ``explanation``."""
+    ``printed_text``: the paper's sentence as printed (its words, the formula in plain text), so that a
+    referee finds it in the paper; ``corrected_text``: the same sentence corrected.  ``readings``: ids of
+    the :class:`Reading` s of damaged text the printed statement rests on; an erratum that holds under
+    only one of several plausible readings says so in ``explanation``."""
 
     id: str
     printed: Claim
     corrected: Claim
     explanation: str
     readings: tuple[str, ...] = ()
+    printed_text: str = ""
+    corrected_text: str = ""
 
     @property
     def source(self) -> Source:
@@ -445,9 +530,10 @@ def claim(**kwargs) -> Claim:
 
 
 def erratum(id: str, printed: Claim, corrected: Claim, explanation: str,
-            readings: tuple[str, ...] = ()) -> Erratum:
+            readings: tuple[str, ...] = (), printed_text: str = "", corrected_text: str = "") -> Erratum:
     """Register an erratum.  ``printed`` must carry its counterexample; ``corrected`` is registered
-    too unless it already is."""
+    too unless it already is.  ``printed_text`` and ``corrected_text``: the paper's sentence as printed
+    and as corrected (see :class:`Erratum`)."""
     if printed.counterexample is None:
         raise ValueError(f"erratum {id!r}: the printed claim needs a counterexample")
     printed.expected = False
@@ -456,7 +542,7 @@ def erratum(id: str, printed: Claim, corrected: Claim, explanation: str,
         register(corrected)
     if id in _ERRATA:
         raise ValueError(f"duplicate erratum id {id!r}")
-    _ERRATA[id] = Erratum(id, printed, corrected, explanation, tuple(readings))
+    _ERRATA[id] = Erratum(id, printed, corrected, explanation, tuple(readings), printed_text, corrected_text)
     return _ERRATA[id]
 
 
@@ -536,8 +622,9 @@ def _exponents_normal(expr: sp.Expr) -> sp.Expr:
 
 
 def is_zero(expr: sp.Expr) -> bool:
-    """Exact zero test by a ladder of equivalence-preserving rewrites, cheapest first."""
-    expr = sp.sympify(expr)
+    """Exact zero test by a ladder of equivalence-preserving rewrites, cheapest first (the papers'
+    notation unfolded first: :func:`~derivations.engine.notation.release`)."""
+    expr = release(expr)
     steps = [lambda e: e, sp.expand, sp.cancel, lambda e: sp.cancel(sp.expand(sp.powsimp(e))),
              lambda e: sp.expand(sp.powsimp(sp.expand(e.rewrite(sp.exp)))),
              lambda e: sp.expand(_exponents_normal(e))]
@@ -643,37 +730,94 @@ def _outside(c: Claim, point: Mapping[sp.Symbol, sp.Expr]) -> str | None:
 
 
 def _refutation(c: Claim, t0: float) -> Check:
-    """Refute at the claim's counterexample, after checking exactly that it lies inside the claim's
-    conditions and its symbols' assumptions."""
+    """Refute at the claim's counterexample (and at its illustration, when it has one), after checking
+    exactly that each point lies inside the claim's conditions and its symbols' assumptions."""
     cex = {str(k): str(v) for k, v in c.counterexample.items()}
-    why = _outside(c, c.counterexample)
-    if why is not None:
-        return Check("symbolic", False, time.perf_counter() - t0,
-                     f"the counterexample lies outside the stated claim: {why}", error=True)
-    holds, detail = _evaluate_at(c, c.counterexample)
-    return Check("symbolic", holds, time.perf_counter() - t0,
-                 "counterexample inside the conditions and assumptions (checked); exact evaluation: " + detail,
-                 counterexample=None if holds else cex, strength="mechanical" if holds else None)
+    points = [("counterexample", c.counterexample)]
+    if c.illustration is not None:
+        points.append(("illustration", c.illustration))
+    records, details, holds_any = [], [], False
+    for role, point in points:
+        why = _outside(c, point)
+        if why is not None:
+            return Check("symbolic", False, time.perf_counter() - t0,
+                         f"the {role} lies outside the stated claim: {why}", error=True)
+        lhs, rhs = _values_at(c, point)
+        holds = _decide(c, lhs, rhs)
+        holds_any |= holds
+        records.append(evaluation_record(role, point, lhs, rhs, holds))
+        details.append(f"{role} inside the conditions and assumptions (checked); exact evaluation: "
+                       f"lhs = {lhs}, rhs = {rhs}" + (" (the statement holds there)" if holds else ""))
+    return Check("symbolic", holds_any, time.perf_counter() - t0, "; ".join(details),
+                 counterexample=None if holds_any else cex, strength="mechanical" if holds_any else None,
+                 evaluations=records)
+
+
+def decimal_of(value) -> str:
+    """``value``'s decimal form as a reader checks it by eye, with the sign that says whether it is
+    exact: ``"= 0.01"`` for 1/100, ``"≈ -6.687"`` for 1 - 16 ln(2)^2; ``""`` for an integer, an
+    infinity or anything that is not a real number."""
+    value = sp.sympify(value)
+    if not value.is_number or value.is_Integer or value.is_infinite or value.is_real is False:
+        return ""
+    try:
+        approx = sp.N(value, 30)
+    except Exception:   # a number SymPy cannot evaluate: no decimal rather than a wrong one
+        return ""
+    if not approx.is_Float:
+        return ""
+    text = mpmath.nstr(mpmath.mpf(approx), 4, strip_zeros=True, min_fixed=-3, max_fixed=7)
+    try:
+        exact = value.is_Rational and sp.Rational(text) == value
+    except (TypeError, ValueError):
+        exact = False
+    return ("= " if exact else "≈ ") + text
+
+
+def evaluation_record(role: str, point: Mapping, lhs: sp.Expr, rhs: sp.Expr, holds: bool) -> dict:
+    """One exact evaluation of a statement, for the reports: the point and both sides (``srepr``, so
+    that a report rebuilds the expressions) with their decimals."""
+    return {"role": role, "holds": bool(holds),
+            "point": [[sp.srepr(k), sp.srepr(sp.sympify(v)), decimal_of(v)] for k, v in point.items()],
+            "lhs": sp.srepr(lhs), "lhs_decimal": decimal_of(lhs),
+            "rhs": sp.srepr(rhs), "rhs_decimal": decimal_of(rhs)}
+
+
+def _values_at(c: Claim, point: Mapping[sp.Symbol, sp.Expr]) -> tuple[sp.Expr, sp.Expr]:
+    """Both sides of the statement evaluated exactly at one point."""
+    return release(c.lhs).subs(point).doit(), release(c.rhs).subs(point).doit()
+
+
+def _decide(c: Claim, lhs: sp.Expr, rhs: sp.Expr) -> bool:
+    """Whether ``lhs <relation> rhs`` holds for two exact numbers."""
+    if c.relation == "==":
+        if lhs.is_infinite or rhs.is_infinite:
+            return lhs == rhs
+        if is_zero(lhs - rhs):
+            return True
+        # not shown to vanish: refute only if the difference is certainly non-zero
+        diff = sp.N(lhs - rhs, 60)
+        if not diff.is_number or abs(diff) < sp.Float("1e-45"):
+            raise ValueError(f"cannot decide lhs == rhs at the point (difference {diff})")
+        return False
+    return bool(RELATIONS[c.relation](lhs, rhs))
 
 
 def _evaluate_at(c: Claim, point: Mapping[sp.Symbol, sp.Expr]) -> tuple[bool, str]:
     """Decide the statement exactly at one point.  Returns (holds, description)."""
-    lhs = c.lhs.subs(point).doit()
-    rhs = c.rhs.subs(point).doit()
-    if c.relation == "==":
-        if lhs.is_infinite or rhs.is_infinite:
-            holds = lhs == rhs
-        elif is_zero(lhs - rhs):
-            holds = True
-        else:
-            # not shown to vanish: refute only if the difference is certainly non-zero
-            diff = sp.N(lhs - rhs, 60)
-            if not diff.is_number or abs(diff) < sp.Float("1e-45"):
-                raise ValueError(f"cannot decide lhs == rhs at the point (difference {diff})")
-            holds = False
-    else:
-        holds = bool(RELATIONS[c.relation](lhs, rhs))
-    return holds, f"lhs = {lhs}, rhs = {rhs}"
+    lhs, rhs = _values_at(c, point)
+    return _decide(c, lhs, rhs), f"lhs = {lhs}, rhs = {rhs}"
+
+
+def _construction(c: Claim) -> Check:
+    """A statement true by the encoding's own definitions: both sides are the same expression as built.
+    Nothing is verified; the label says so."""
+    t0 = time.perf_counter()
+    ok = c.folded()
+    return Check("construction", ok, time.perf_counter() - t0,
+                 "lhs and rhs are the same expression as the claim is built: true by the definitions of the "
+                 "encoding, not checked" if ok else "the two sides differ: not a statement by construction",
+                 strength="construction" if ok else None)
 
 
 def _enumeration(c: Claim) -> Check:
@@ -726,8 +870,8 @@ def _numeric(c: Claim, dps: int = 40, seed: int = 20261122) -> Check:
             if pt is None:
                 return Check("numeric", False, time.perf_counter() - t0,
                              "no point of the domain satisfies the conditions", error=True)
-            lhs = mpmath.mpf(sp.N(c.lhs.subs(pt), guard))
-            rhs = mpmath.mpf(sp.N(c.rhs.subs(pt), guard))
+            lhs = mpmath.mpf(sp.N(release(c.lhs).subs(pt), guard))
+            rhs = mpmath.mpf(sp.N(release(c.rhs).subs(pt), guard))
             n += 1
             cex = {str(k): str(v) for k, v in pt.items()}
             if c.relation == "==":
@@ -754,7 +898,8 @@ def _numeric(c: Claim, dps: int = 40, seed: int = 20261122) -> Check:
                  None, n, dps, mpmath.nstr(worst, 3), strength="numeric")
 
 
-_RUNNERS = {"symbolic": _symbolic, "enumeration": _enumeration, "numeric": _numeric}
+_RUNNERS = {"symbolic": _symbolic, "enumeration": _enumeration, "numeric": _numeric,
+            "construction": _construction}
 
 
 def _run_method(c: Claim, method: str) -> Check:

@@ -26,6 +26,7 @@ from typing import Iterable, Mapping
 
 import sympy as sp
 
+from .notation import release
 from .core import (RELATIONS, Claim, Enumeration, Proof, Step, _evaluate_at, _outside, all_of, is_zero,
                    mechanical)
 
@@ -208,6 +209,7 @@ def has_sign(expr: sp.Expr, need: str) -> bool:
     assumptions of its symbols, after equivalence-preserving rewrites."""
     if need == "zero":
         return is_zero(expr)
+    expr = release(expr)
     forms = (lambda e: e, sp.expand, sp.factor, lambda e: sp.factor(sp.powsimp(sp.expand(e.rewrite(sp.exp)))),
              sp.simplify)
     e = sp.sympify(expr)
@@ -232,7 +234,7 @@ def conclude(claim: Claim, param: Parametrization | None = None, certificate: sp
     then read from the assumptions."""
     steps = Proof()
     conditions = tuple(claim.conditions) + tuple(_case)
-    expr = claim.lhs - claim.rhs
+    expr = release(claim.lhs - claim.rhs)
     if claim.kind in ("limit", "divergence"):
         return conclude_evaluation(claim)
     need = _NEED[claim.relation]
@@ -294,7 +296,7 @@ def conclude_cases(claim: Claim, var: sp.Symbol, breakpoints: Iterable[sp.Expr],
     pieces += [apply(bps[-1]) + h]
     certs = list(certificates) if certificates is not None else [None] * len(pieces)
     need = _NEED[claim.relation]
-    expr = apply(claim.lhs - claim.rhs)
+    expr = apply(release(claim.lhs - claim.rhs))
     all_ok = True
     conds = [apply(cnd) for cnd in conditions]
     for k, (value, cert) in enumerate(zip(pieces, certs)):
@@ -363,8 +365,8 @@ def conclude_split(claim: Claim, expr: sp.Expr, nonnegative, negative) -> Proof:
 
 def conclude_evaluation(claim: Claim) -> Proof:
     """A closed statement, a limit or a divergence: both sides evaluated exactly."""
-    lhs = claim.lhs.doit()
-    rhs = claim.rhs.doit()
+    lhs = release(claim.lhs).doit()
+    rhs = release(claim.rhs).doit()
     if claim.kind in ("limit", "divergence") or claim.relation == "==":
         ok = lhs == rhs or (not (lhs.is_infinite or rhs.is_infinite) and is_zero(lhs - rhs))
     else:
@@ -416,7 +418,7 @@ def conclude_termwise(claim: Claim, prove_term) -> Proof:
     with the same assumptions (and the conditions likewise, a condition on x_k holding for every
     k); ``prove_term(term_claim)`` must prove that term claim (its proof ends in a conclusion on
     it).  A strict relation needs at least one term (hi >= lo)."""
-    expr = _one_sum(sp.sympify(claim.lhs - claim.rhs))
+    expr = _one_sum(release(claim.lhs - claim.rhs))
     if not isinstance(expr, sp.Sum) or len(expr.limits) != 1:
         return _conclusion(claim, False, "lhs - rhs is not a single finite sum")
     f, (k, lo, hi) = expr.function, expr.limits[0]
@@ -447,7 +449,7 @@ def conclude_shift(claim: Claim, *shifts: tuple[sp.Symbol, sp.Expr]) -> Proof:
     stay), the substitution rule for a translation: int_a^b f(v) dv = int_{a+c}^{b+c} f(u - c) du.
     The claim holds when the rewritten right-hand side and the left-hand side are then shown
     identical (integrands compared after expanding the arguments of undefined functions)."""
-    moved = sp.sympify(claim.rhs)
+    moved = release(claim.rhs)
     for var, shift in shifts:
         shift = sp.sympify(shift)
 
@@ -463,7 +465,8 @@ def conclude_shift(claim: Claim, *shifts: tuple[sp.Symbol, sp.Expr]) -> Proof:
         moved = moved.replace(lambda e: isinstance(e, sp.Integral), move)
         if moved == before:
             return _conclusion(claim, False, f"the right-hand side has no integral over {var} to translate")
-    same = is_zero(sp.Add(claim.lhs, -moved)) or _same_integrals(claim.lhs, moved)
+    lhs = release(claim.lhs)
+    same = is_zero(sp.Add(lhs, -moved)) or _same_integrals(lhs, moved)
     what = "with " + ", ".join(f"{v} -> {v} - ({c})" for v, c in shifts) + " in the integrals of the right-hand side, "
     return _conclusion(claim, same, what + ("it is the left-hand side" if same else "it was not shown equal to the "
                                                                                     "left-hand side"))

@@ -18,6 +18,7 @@ from typing import Iterable, Mapping
 
 import sympy as sp
 
+from .notation import release
 from .core import Claim, Proof, all_of, cite, citation, is_zero, mechanical
 from .proofs import _NEED, _conclusion, _implied, _normal
 
@@ -122,7 +123,7 @@ def conclude_sums(claim: Claim, certificate: sp.Expr, reflect: Mapping[sp.Sum, s
     ``certificate`` exactly, and the certificate must have the sign the relation states, by
     :func:`sign_under` with the claim's conditions."""
     steps = Proof()
-    expr = sp.sympify(claim.lhs - claim.rhs)
+    expr = release(claim.lhs - claim.rhs)
     for s, big_n in (reflect or {}).items():
         if s not in expr.atoms(sp.Sum):
             return _conclusion(claim, False, f"the claim has no sum {s} to reindex")
