@@ -335,11 +335,13 @@ class Claim:
         return out
 
     def latex(self) -> str:
+        from .render import latex
         rel = {"==": "=", "<=": r"\le", "<": "<", ">=": r"\ge", ">": ">"}[self.relation]
-        return f"{sp.latex(self.lhs)} {rel} {sp.latex(self.rhs)}"
+        return f"{latex(self.lhs)} {rel} {latex(self.rhs)}"
 
     def conditions_latex(self) -> str:
-        return r",\quad ".join(sp.latex(c) for c in self.conditions)
+        from .render import latex
+        return r",\quad ".join(latex(c) for c in self.conditions)
 
     def digest(self) -> str:
         """SHA-256 of the kind, statement and conditions (stable across runs)."""

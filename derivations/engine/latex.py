@@ -18,12 +18,12 @@ import datetime
 import re
 from collections import OrderedDict
 
-import sympy as sp
 
 from .core import CITATIONS, STRENGTH_LABELS, Claim, Verdict, all_claims, all_errata, all_findings, all_readings
 from .papers import all_papers
 from .report import json_report
 from .texlayout import LINE, display, fit
+from .render import latex
 from .texprose import breakable_tt, math_item, names_pattern, prose, ref, tex_escape
 from .texwidth import tex_width
 
@@ -236,7 +236,7 @@ class _Writer:
 
     def erratum(self, e) -> str:
         vp, vc = self.verdicts.get(e.printed.id), self.verdicts.get(e.corrected.id)
-        cex = ", ".join(f"${sp.latex(k)} = {sp.latex(v)}$" for k, v in e.printed.counterexample.items()) \
+        cex = ", ".join(f"${latex(k)} = {latex(v)}$" for k, v in e.printed.counterexample.items()) \
             or "the closed statement itself (see the claim's note)"
         out = [self.entry(f"erratum:{e.id}", e.id),
                f"\\field{{Source}}{self.text(e.source.location)}.\n\n",
@@ -338,7 +338,7 @@ def _conditions(conditions) -> str:
     wider than most of a line is set as a display."""
     out = []
     for cond in conditions:
-        tex = sp.latex(cond)
+        tex = latex(cond)
         if tex_width(tex, 1) > 0.8 * LINE:
             out.append("\n\\[ " + fit(cond, LINE - 20) + " \\]\n")
         else:

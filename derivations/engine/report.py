@@ -7,7 +7,6 @@ full statement being in ``dpderive show`` and in the JSON report.
 """
 from __future__ import annotations
 
-import re
 from collections import OrderedDict
 from typing import Iterable
 
@@ -16,7 +15,8 @@ import sympy as sp
 from .core import (CITATIONS, STRENGTH_LABELS, STRENGTHS, Claim, Erratum, Verdict, all_claims, all_errata,
                    all_findings, all_readings)
 from .papers import Paper, all_papers
-from .terminal import ELLIPSIS, MAX_WIDTH, cut, display, hanging, pretty, wrap
+from .render import hypotheses_unicode
+from .terminal import ELLIPSIS, MAX_WIDTH, cut, cut_apart, display, hanging, pretty, wrap
 
 #: Width of the short display form kept in the JSON report.
 DISPLAY_WIDTH = MAX_WIDTH
@@ -147,9 +147,17 @@ def json_report(verdicts: dict[str, Verdict]) -> dict:
 
 
 # -- text views ------------------------------------------------------------------------------------
+def conditions_text(c: Claim) -> str:
+    """The claim's conditions and the assumptions on its symbols, in one line of the papers' notation:
+    ``x < 1; n = 1, 2, …; ε > 0; x real`` ('' when there are none)."""
+    return "; ".join([display(k) for k in c.conditions] + hypotheses_unicode(c.hypotheses()))
+
+
+
 INDENT = "  "
 ROW = "    "           # claims under a location
-DETAIL = "      "      # lines under a claim
+DETAIL = "      "      # lines under a claim: its title
+STATEMENT = "        " # its statement, conditions and scope
 
 
 def heading(paper: Paper, width: int) -> list[str]:
@@ -205,9 +213,9 @@ def _columns(cells: list[tuple[str, ...]], width: int, indent: str = ROW) -> dic
 
 
 def verdict_table(claims: list[Claim], verdicts: dict[str, Verdict], width: int) -> str:
-    """The claims by paper and location: id, verdict, method, seconds; under each its statement in
-    short display form (cut to the width: ``dpderive show ID`` prints it whole) and, for a check on
-    a finite scope, the scope."""
+    """The claims by paper and location: id, verdict, method, seconds; under each its title, then its
+    statement in the papers' notation and its conditions and hypotheses (each cut to the width:
+    ``dpderive show ID`` prints them whole) and, for a check on a finite scope, the scope."""
     cells = [(c.id, label_of(verdicts[c.id]), verdicts[c.id].method, f"{verdicts[c.id].seconds:.2f} s")
              for c in claims]
     if cells and _widths(cells)[1] > width:          # the method goes before an id is pushed to its own line
@@ -216,45 +224,61 @@ def verdict_table(claims: list[Claim], verdicts: dict[str, Verdict], width: int)
 
     def rows(c: Claim) -> list[str]:
         v = verdicts[c.id]
-        out = lines[c.id] + [cut(DETAIL + display(c.statement), width)]
+        out = lines[c.id] + [cut(DETAIL + c.title, width), cut(STATEMENT + display(c.statement), width)]
+        where = conditions_text(c)
+        if where:
+            out.append(cut(STATEMENT + "if " + where, width))
         scope = next((chk.scope for chk in v.checks if chk.strength == v.strength == "finite-scope"), "")
         if scope:
-            out += hanging(DETAIL + "scope:", scope, width, len(DETAIL) + 7, lines=2)
+            out += hanging(STATEMENT + "checked on:", scope, width, len(STATEMENT) + 12, lines=2)
         return out
 
     return "\n".join(_grouped(claims, width, rows))
 
 
-_EVALUATION = re.compile(r"exact evaluation: lhs = (.*), rhs = (.*)$")
+def _expr(srepr: str) -> sp.Basic:
+    """An expression stored by its ``srepr`` (the exact evaluations of a check)."""
+    return sp.sympify(srepr)
 
 
-def _readable(text: str) -> str:
-    """A SymPy string in display form when it reads back to the same expression, else as it is."""
-    try:
-        expr = sp.sympify(text)
-    except Exception:           # not SymPy syntax (a symbol named with LaTeX): shown as printed
-        return text
-    return display(expr) if str(expr) == text else text
+def evaluation_text(record: dict) -> tuple[str, str]:
+    """The point of an exact evaluation and what both sides are there, each number with its decimal:
+    (``N = 3, γ = 1/100 (= 0.01)``, ``lhs = 1 - 16 ln(2)² (≈ -6.687), rhs = 0``)."""
+    def value(text: str, dec: str) -> str:
+        return display(_expr(text)) + (f" ({dec})" if dec else "")
+
+    point = ", ".join(f"{display(_expr(k))} = {value(v, dec)}" for k, v, dec in record["point"])
+    sides = f"lhs = {value(record['lhs'], record['lhs_decimal'])}, rhs = {value(record['rhs'], record['rhs_decimal'])}"
+    return point or "the closed statement itself", sides
 
 
 def erratum_text(e: Erratum, verdicts: dict[str, Verdict], width: int) -> list[str]:
-    """One erratum: where, the printed statement and its verdict, the counterexample and what both
-    sides are there, the corrected statement and its verdict, the explanation; formulas in display
-    form, each wrapped to at most three lines."""
+    """One erratum: where; the paper's sentence as printed and the printed statement with its verdict;
+    each counterexample with both sides there, in decimals; the corrected statement and sentence; the
+    explanation.  The printed and corrected formulas are cut where they differ, so that they are told
+    apart at any width."""
     vp, vc = verdicts.get(e.printed.id), verdicts.get(e.corrected.id)
     lab = 20
     out = wrap(f"{e.id}: {e.source.cite()}", width, DETAIL, first=INDENT + "* ")
-    printed = hanging(ROW + "printed:", f"[{vp.label if vp else 'not run'}] {display(e.printed.statement)}",
-                      width, lab, lines=3)
-    cex = ", ".join(f"{display(k)} = {display(v)}" for k, v in e.printed.counterexample.items())
-    detail = next((chk.detail for chk in vp.checks if chk.counterexample is not None), "") if vp else ""
-    m = _EVALUATION.search(detail)
-    there = f"; there lhs = {_readable(m.group(1))}, rhs = {_readable(m.group(2))}" if m else ""
-    point = hanging(ROW + "counterexample:", (cex or "the closed statement itself") + there, width, lab, lines=3)
-    corrected = hanging(ROW + "corrected:", f"[{vc.label if vc else 'not run'}] {display(e.corrected.statement)}",
-                        width, lab, lines=3)
-    out += printed + point + corrected
-    if any(lines[-1].endswith(ELLIPSIS) for lines in (printed, point, corrected)):
+    if e.printed_text:
+        out += hanging(ROW + "the paper says:", f"“{e.printed_text}”", width, lab)
+    avail = width - lab
+    tags = [f"[{vp.label if vp else 'not run'}] ", f"[{vc.label if vc else 'not run'}] "]
+    printed, corrected = cut_apart(display(e.printed.statement), display(e.corrected.statement),
+                                   [avail - len(t) for t in tags])
+    out += hanging(ROW + "printed:", tags[0] + printed, width, lab)
+    records = next((chk.evaluations for chk in vp.checks if chk.evaluations), []) if vp else []
+    if not records:
+        cex = ", ".join(f"{display(k)} = {display(v)}" for k, v in e.printed.counterexample.items())
+        out += hanging(ROW + "counterexample:", cex or "the closed statement itself", width, lab, lines=3)
+    for rec in records:
+        point, sides = evaluation_text(rec)
+        label = "counterexample:" if rec["role"] == "counterexample" else "also false at:"
+        out += hanging(ROW + label, f"{point}; there {sides}", width, lab, lines=4)
+    out += hanging(ROW + "corrected:", tags[1] + corrected, width, lab)
+    if e.corrected_text:
+        out += hanging(ROW + "corrected, it says:", f"“{e.corrected_text}”", width, lab)
+    if ELLIPSIS in printed + corrected:
         out += hanging(ROW + "in full:", f"dpderive show {e.printed.id}; dpderive show {e.corrected.id}", width, lab)
     return out + wrap(e.explanation, width, ROW)
 
@@ -342,10 +366,11 @@ def papers_text(width: int) -> str:
 
 
 def claim_text(c: Claim, v: Verdict, width: int, results: str = "") -> str:
-    """Everything about one claim (``dpderive show``): its paper's record, the source, the statement
-    in full (readable, two-dimensional when that fits, SymPy and LaTeX), the verdict and its checks,
-    where the verdict came from (``results``), citations, errata, readings and findings."""
-    col = 12
+    """Everything about one claim (``dpderive show``): its title, its paper's record, the source, the
+    statement in full (one line in the papers' notation, two-dimensional when that fits, and LaTeX),
+    its conditions and the hypotheses on its symbols, the verdict and its checks, where the verdict
+    came from (``results``), citations, errata, readings and findings."""
+    col = 13
 
     def field(label: str, text) -> list[str]:
         return hanging(label, str(text), width, col)
@@ -361,16 +386,32 @@ def claim_text(c: Claim, v: Verdict, width: int, results: str = "") -> str:
     if two_d:
         out += [(" " * col + line).rstrip() for line in two_d.splitlines()]
     if c.conditions:
-        out += field("conditions:", ", ".join(display(k) for k in c.conditions))
-    out += field("sympy:", c.statement) + field("latex:", c.latex())
+        out += field("conditions:", "; ".join(display(k) for k in c.conditions))
+    hyp = hypotheses_unicode(c.hypotheses())
+    if hyp:
+        out += field("hypotheses:", "; ".join(hyp) + " (declared on the symbols; the checks use them)")
+    out += field("latex:", c.latex())
     if c.note:
         out += field("note:", c.note)
     out += field("verdict:", f"{v.label} ({v.method}, {v.seconds:.2f} s)")
     if results:
         out += field("results:", results)
     for chk in v.checks:
-        out += wrap(f"- {chk.method}: {chk.detail}", width, ROW, first=INDENT)
-        if chk.counterexample:
+        if chk.steps:                      # a proof: one line per typed step
+            status = "passed" if chk.passed else ("error" if chk.error else "not proved")
+            out += wrap(f"- {chk.method} ({status}), {len(chk.steps)} steps:", width, ROW, first=INDENT)
+            out += [line for st in chk.steps
+                    for line in wrap(f"[{st['kind']}] {st['text']}", width, ROW + "  ", first=ROW)]
+            joined = "; ".join(f"[{st['kind']}] {st['text']}" for st in chk.steps)
+            rest = chk.detail[len(joined):].strip("; ") if chk.detail.startswith(joined) else ""
+            if rest:
+                out += wrap(rest, width, ROW, first=ROW)
+        else:
+            out += wrap(f"- {chk.method}: {chk.detail}", width, ROW, first=INDENT)
+        for rec in chk.evaluations:
+            point, sides = evaluation_text(rec)
+            out += wrap(f"{rec['role']}: {point}; there {sides}", width, ROW, first=ROW)
+        if chk.counterexample and not chk.evaluations:
             out += wrap("counterexample: " + ", ".join(f"{k} = {x}" for k, x in chk.counterexample.items()),
                         width, ROW, first=ROW)
     for key in v.citations:
@@ -381,6 +422,9 @@ def claim_text(c: Claim, v: Verdict, width: int, results: str = "") -> str:
             text = (f"this is the printed statement; the corrected one is {e.corrected.id}" if c.id == e.printed.id
                     else f"this is the corrected statement; the printed one is {e.printed.id}")
             out += field("erratum:", f"{e.id} ({text})")
+            sentence = e.printed_text if c.id == e.printed.id else e.corrected_text
+            if sentence:
+                out += field("", f"“{sentence}”")
     for r in all_readings():
         if c.id in r.claims:
             out += field("reading:", f"{r.id}: printed '{r.printed}', read as '{r.reading}'")

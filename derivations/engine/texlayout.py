@@ -20,17 +20,17 @@ import functools
 
 import sympy as sp
 from sympy.core.function import AppliedUndef
-from sympy.printing.latex import LatexPrinter
 
+from .render import PaperLatexPrinter, latex as render_latex
 from .texwidth import EM, tex_width
 
 LINE = 455.0     # pt usable for a display (the text width less a margin for the estimate's error)
 INDENT = 2 * EM  # the \qquad that indents a continuation line
 
-_PRINTER = LatexPrinter()
+_PRINTER = PaperLatexPrinter()
 _BLOCK = r"\begin{aligned}"
 _REL_TEX = {"==": "=", "<=": r"\le", "<": "<", ">=": r"\ge", ">": ">", "!=": r"\ne"}
-_FUNC_TEX = {"Max": r"\max", "Min": r"\min", "log": r"\log", "exp": r"\exp", "sin": r"\sin", "cos": r"\cos",
+_FUNC_TEX = {"Max": r"\max", "Min": r"\min", "log": r"\ln", "exp": r"\exp", "sin": r"\sin", "cos": r"\cos",
              "sinh": r"\sinh", "cosh": r"\cosh", "tanh": r"\tanh", "KroneckerDelta": r"\delta"}
 
 
@@ -39,10 +39,10 @@ def width(tex: str) -> float:
     return tex_width(tex, 0)
 
 
-@functools.lru_cache(maxsize=8192)
 def latex(e: sp.Basic) -> str:
-    """SymPy's LaTeX of ``e`` (remembered: the layout asks for the same sub-expressions often)."""
-    return sp.latex(e)
+    """The LaTeX of ``e`` in the papers' notation (:func:`derivations.engine.render.latex`, remembered: the
+    layout asks for the same sub-expressions often)."""
+    return render_latex(e)
 
 
 def _paren(tex: str) -> str:

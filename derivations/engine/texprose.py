@@ -28,6 +28,7 @@ from typing import Mapping
 import sympy as sp
 
 from . import texlayout
+from .render import latex
 from .texwidth import tex_width
 
 # -- plain text ----------------------------------------------------------------------------------
@@ -545,7 +546,7 @@ def _sympy_tex(text: str) -> tuple[str, list] | None:
                 exprs.append(parse_expr(piece.strip(), local_dict=local, transformations=standard_transformations))
         except Exception:   # not SymPy's syntax after all (a hand-written formula): typeset it token by token
             return None
-    texs = [sp.latex(e) for e in exprs]
+    texs = [latex(e) for e in exprs]
     rel_tex = [_RELATIONS.get(r, r) for r in rels]
     inline = texs[0] + "".join(f" {r} {t}" for r, t in zip(rel_tex, texs[1:]))
     if len(exprs) == 2:
