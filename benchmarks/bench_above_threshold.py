@@ -1,4 +1,4 @@
-"""Speed and accuracy of the exact law of AboveThreshold (001_1dd3d7af6edcb71d.txt, Section 2.1), measured
+"""Speed and accuracy of the exact law of AboveThreshold (private-deciles (001), Section 2.1), measured
 against baselines in the same run:
 
 1. ``numeric.above_threshold_pmf`` on a small instance (K = 6) against mpmath.quad at 30 digits (split at every

@@ -1,5 +1,5 @@
 """Speed and accuracy of the law of the randomized counts A_n(m) ~ Bin(m, p) + Bin(n - m, q)
-(003_6dfa2dbc38b4b249.txt, Section 3.1), measured against baselines in the same run:
+(k-randomization (003), Section 3.1), measured against baselines in the same run:
 
 1. ``numeric.count_pmf`` for the whole law at n = 10^6 against scipy (``binom.pmf`` of both parts on
    0..n and ``scipy.signal.fftconvolve``; ``np.convolve`` on the parts' windows above 1e-300), with the

@@ -1,5 +1,5 @@
 """Speed and agreement of ``numeric.fit_loglinear`` on the numerical example of Shlomo and Skinner
-(002_89b9dd341c0215c2.txt, Section 3): 16 binary keys, k = 2^16 = 65,536 cells, main-effects model
+(shlomo-skinner (002), Section 3): 16 binary keys, k = 2^16 = 65,536 cells, main-effects model
 (p = 17), a sample of n = 10,000 with pi = 0.01 (counts multinomial with cell probabilities
 prod 0.2^x 0.8^(1-x)).  Target: under 5 s on 2 cores.
 

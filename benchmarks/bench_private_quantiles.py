@@ -1,4 +1,4 @@
-"""Private deciles: the histogram method of 001_1dd3d7af6edcb71d.txt (Canesse 2022, Section 2.2) against the
+"""Private deciles: the histogram method of private-deciles (001) (Canesse 2022, Section 2.2) against the
 inverse-sensitivity mechanism of its Section 3 and the state of the art, on the same data and budgets.
 
 Data: uniform on [0, 1] (bounds a, b = 0, 1) and standard normal (a, b = -4, 4: P(|X| > 4) = 6e-5, so about
@@ -357,7 +357,7 @@ def timings(libs, quick):
 def main(quick: bool) -> None:
     t0 = time.perf_counter()
     libs = libraries()
-    print("Private deciles (001_1dd3d7af6edcb71d.txt, Sections 2.2 and 3) against the state of the art")
+    print("Private deciles (private-deciles (001), Sections 2.2 and 3) against the state of the art")
     print("  libraries: " + "; ".join(libs[2]))
     print("  HM and UQ laws: numeric.quantile_mechanisms._above_threshold_law on the realised counts")
     if quick:

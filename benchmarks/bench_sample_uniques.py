@@ -1,4 +1,4 @@
-"""The numerical example of Shlomo and Skinner, Section 3 (002_89b9dd341c0215c2.txt): N = 10^6 units,
+"""The numerical example of Shlomo and Skinner, Section 3 (shlomo-skinner (002)): N = 10^6 units,
 16 Bernoulli(0.2) keys, 1000 simple random samples of n = 5000 and of n = 10000, the proportion of
 sample uniques that are population uniques.
 

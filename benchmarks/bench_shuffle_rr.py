@@ -1,4 +1,4 @@
-"""The exact epsilon of aggregated randomized response (003_6dfa2dbc38b4b249.txt, Section 3: the
+"""The exact epsilon of aggregated randomized response (k-randomization (003), Section 3: the
 'TODO: max value of ratio'), delta = 1e-6, eps0 = ln(p/q) in {0.5, 1, 2, 4}.
 
 1. Timing of the certified branch and bound (``aggregated_search``) against the full scan over every

@@ -1,4 +1,4 @@
-"""AboveThreshold (``001_1dd3d7af6edcb71d.txt``, Canesse, "Rapport de stage", ENS Lyon 2022, Section 2.1;
+"""AboveThreshold (``private-deciles`` (001), Canesse, "Rapport de stage", ENS Lyon 2022, Section 2.1;
 Dwork and Roth, "The Algorithmic Foundations of Differential Privacy", 2014, p. 57): its exact output law,
 its exact privacy loss between two query vectors, and a search for the worst pair of neighbours.
 
@@ -679,7 +679,7 @@ def _log_err(lp):
 # == public functions ========================================================================================
 @provenance("pd.at.output_law")
 def above_threshold(values, threshold, epsilon, rng=None, size=None, query_scale=None):
-    r"""Run AboveThreshold on the query values ``values`` (``001_1dd3d7af6edcb71d.txt``, Section 2.1, the
+    r"""Run AboveThreshold on the query values ``values`` (``private-deciles`` (001), Section 2.1, the
     algorithm as printed; Dwork and Roth, "The Algorithmic Foundations of Differential Privacy", 2014, p. 57):
     noisy threshold :math:`\hat T = T + \mathrm{Lap}(2/\varepsilon)`, then for each query in order a fresh
     :math:`\nu_i \sim \mathrm{Lap}(4/\varepsilon)`; the output is the 0-based index of the first query with
@@ -739,7 +739,7 @@ def above_threshold_pmf(values, threshold, epsilon, query_scale=None):
     r"""The exact law of AboveThreshold's output: an array p of length K + 1 with p[k] = P(A = k) for
     k = 0..K-1 and p[K] = p[-1] = P(A = -1).
 
-    Source: ``001_1dd3d7af6edcb71d.txt``, Section 2.1 (the algorithm as printed; the proof of Théorème 2.1.0.1
+    Source: ``private-deciles`` (001), Section 2.1 (the algorithm as printed; the proof of Théorème 2.1.0.1
     writes P(A = k) = P(T^ in ]g_k, y_k + nu_k]), claim ``pd.at.output_law``).  With F the cdf of the query
     noise Lap(b) (b = 4/eps, or ``query_scale``) and l_2 the density of Lap(2/eps),
 
@@ -801,7 +801,7 @@ def above_threshold_privacy_loss(values, neighbour, threshold, epsilon, query_sc
     r"""The exact privacy loss of AboveThreshold between the query vectors ``values`` (on D) and ``neighbour``
     (on D'): :math:`\max_k |\ln P(A = k) - \ln P(A' = k)|` over the K + 1 outputs, rounded up.
 
-    Source: ``001_1dd3d7af6edcb71d.txt``, Section 2.1, Théorème 2.1.0.1 (the mechanism is eps-DP: for
+    Source: ``private-deciles`` (001), Section 2.1, Théorème 2.1.0.1 (the mechanism is eps-DP: for
     sensitivity-1 queries, |values[i] - neighbour[i]| <= 1, this is at most eps; ``pd.at.epsilon_dp``), with
     the output law of :func:`above_threshold_pmf`.  Any two vectors of the same length are accepted.
 
@@ -871,7 +871,7 @@ def above_threshold_worst_case(K, epsilon, monotone=False, query_scale=None, rng
     |y_i - y'_i| <= 1 for every i (``monotone``: the differences y'_i - y_i all >= 0 or all <= 0, as when
     every query is a cumulative count), the threshold fixed at 0 (the law depends on y - T only).
 
-    Source: ``001_1dd3d7af6edcb71d.txt``, Section 2.1, Théorème 2.1.0.1 (the loss is at most eps with query
+    Source: ``private-deciles`` (001), Section 2.1, Théorème 2.1.0.1 (the loss is at most eps with query
     noise Lap(4/eps)); Lyu, Su and Li, "Understanding the Sparse Vector Technique for Differential Privacy",
     PVLDB 10(6):637-648, 2017, Algorithm 1 (threshold noise Lap(Delta/eps_1), query noise Lap(2 c Delta/eps_2);
     for monotone queries Lap(c Delta/eps_2) suffices), here c = 1, Delta = 1, eps_1 = eps_2 = eps/2: query

@@ -3,7 +3,7 @@
 Every sample of the design is enumerated; the Horvitz-Thompson atoms are exact rationals and the
 delta integral is evaluated in closed form, piece by piece, with mpmath at 50 digits.
 
-Source: ``000_3f4b38deb4c4e7bd.txt``, Section 1.4 (definition of delta) and Section 2.2 (density
+Source: ``ht-mechanism`` (000), Section 1.4 (definition of delta) and Section 2.2 (density
 of Z_b given X = x and the split of the delta integral at m_t and M_t).
 """
 from __future__ import annotations
@@ -140,7 +140,7 @@ def delta_bruteforce(samples, probabilities, x, x_prime, epsilon, b):
     part is integrated in closed form (tails: b alpha_+ e^{z_1/b} and b beta_+ e^{-z_K/b}).  The atoms
     are exact Fractions (equal atoms are merged exactly); the rest is mpmath at 50 digits.
 
-    Source: 000_3f4b38deb4c4e7bd.txt, Section 1.4 and Section 2.2 (the split of the delta integral at m_t and M_t).
+    Source: ht-mechanism (000), Section 1.4 and Section 2.2 (the split of the delta integral at m_t and M_t).
 
     Parameters
     ----------

@@ -4,12 +4,12 @@
                                                 verify the claims (the main job), store the verdicts
     dpderive summary [--only TERM]... [--fresh]  per paper: claims by verdict, errata, readings, findings
     dpderive list [--only TERM]...              the claims by paper and location
-    dpderive papers                             the source documents and what is encoded of each
+    dpderive papers [--bibtex]                  the source documents and what is encoded of each
     dpderive show ID [--fresh]                  one claim in full, its paper's record, its verdict
     dpderive readings | findings [--only TERM]...
                                                 repairs of damaged text; remarks of the review
-    dpderive latex --out FILE.tex [--only TERM]... [--fresh]
-                                                the LaTeX report
+    dpderive latex [--outdir DIR] [--pdf] [--only TERM]... [--fresh]
+                                                the referee report and the catalogue (LaTeX)
     dpderive codegen [--check]                  write / check numeric/_generated.py
     dpderive calibrate --design srs --N N --n n --epsilon E --delta D
                                                 the noise scale for (eps, delta), the worst pair
@@ -61,10 +61,10 @@ import time
 from ._common import ParameterError, as_float, count, require, scalar
 
 #: Python parameter name of the numeric layer -> CLI flag.
-FLAGS = {"N": "--N", "n": "--n", "p": "--p", "m_t": "--m-t", "M_t": "--M-t", "b": "--b",
+FLAGS = {"budget_scale": "--budget-scale", "N": "--N", "n": "--n", "p": "--p", "m_t": "--m-t", "M_t": "--M-t", "b": "--b",
          "epsilon": "--epsilon", "epsilons": "--epsilons", "delta": "--delta", "noise": "--noise",
          "design": "--design", "jobs": "--jobs", "only": "--only", "out": "--out", "json": "--json",
-         "plot": "--plot", "width": "--width"}
+         "plot": "--plot", "width": "--width", "outdir": "--outdir"}
 #: At most this many values of epsilon in ``profile --epsilons``.
 MAX_EPSILONS = 10_000
 #: What ``calibrate`` prints under a scale of 0 (see :func:`numeric.calibrate_scale`).
@@ -146,6 +146,17 @@ def _jobs(jobs) -> int:
     return count("jobs", jobs, 1)
 
 
+def _scale(scale) -> float:
+    """The budget scale of ``--budget-scale`` (or $DPDERIVE_BUDGET_SCALE), checked before any work."""
+    from derivations.engine.runner import SCALE_VARIABLE, budget_scale
+
+    try:
+        return budget_scale(scale)
+    except ValueError as exc:
+        flag = "budget_scale" if scale is not None else SCALE_VARIABLE
+        raise ParameterError("budget_scale", f"{flag}: {exc}") from None
+
+
 def _width(width) -> int:
     """--width, or the terminal's width (100 when unknown), at most 100."""
     from derivations.engine.terminal import MAX_WIDTH, MIN_WIDTH, terminal_width
@@ -211,7 +222,7 @@ def _progress(total: int, quiet: bool):
     return _ProgressLines(total, sys.stderr, every=math.inf if quiet else PROGRESS_SECONDS)
 
 
-def _verify(claims, jobs: int, quiet: bool = False):
+def _verify(claims, jobs: int, quiet: bool = False, scale: float | None = None):
     from derivations import verify_many
 
     bar = _progress(len(claims), quiet)
@@ -221,16 +232,16 @@ def _verify(claims, jobs: int, quiet: bool = False):
         bar.update(1)
 
     try:
-        return verify_many(claims, jobs=jobs, progress=tick)
+        return verify_many(claims, jobs=jobs, progress=tick, scale=scale)
     finally:
         bar.close()
 
 
-def _stored(claims, jobs: int, quiet: bool, fresh: bool):
+def _stored(claims, jobs: int, quiet: bool, fresh: bool, scale: float | None = None):
     """The verdicts of ``claims`` from the results store, verifying the missing and stale ones."""
     from derivations.engine import store
 
-    return store.reuse(claims, lambda todo: _verify(todo, jobs, quiet), fresh=fresh)
+    return store.reuse(claims, lambda todo: _verify(todo, jobs, quiet, scale), fresh=fresh)
 
 
 def cmd_verify(args) -> int:
@@ -241,7 +252,7 @@ def cmd_verify(args) -> int:
     jobs = _jobs(args.jobs)
     _check_output("json", args.json)
     selection, claims = _select(args.only)
-    verdicts = _verify(claims, jobs, args.quiet)
+    verdicts = _verify(claims, jobs, args.quiet, _scale(args.budget_scale))
     by_id = {v.claim_id: v for v in verdicts}
     problem = store.record(claims, verdicts)
     if args.json:
@@ -276,7 +287,7 @@ def cmd_summary(args) -> int:
     width = _width(args.width)
     jobs = _jobs(args.jobs)
     selection, claims = _select(args.only)
-    reuse = _stored(claims, jobs, args.quiet, args.fresh)
+    reuse = _stored(claims, jobs, args.quiet, args.fresh, _scale(args.budget_scale))
     scope = report.Scope(claims, reuse.verdicts, covers=selection.covers)
     print(report.summary_text(scope, width) + "\n")
     print(report.totals_text(scope, width))
@@ -296,6 +307,11 @@ def cmd_list(args) -> int:
 
 
 def cmd_papers(args) -> int:
+    if args.bibtex:
+        import derivations
+
+        print("\n\n".join(p.bibtex() for p in derivations.all_papers()))
+        return 0
     from derivations.engine.report import papers_text
 
     print(papers_text(_width(args.width)))
@@ -313,7 +329,7 @@ def cmd_show(args) -> int:
         return 2
     from derivations.engine.report import claim_text
 
-    reuse = _stored([c], 1, True, args.fresh)
+    reuse = _stored([c], 1, True, args.fresh, _scale(args.budget_scale))
     v = reuse.verdicts[c.id]
     print(claim_text(c, v, width, results=reuse.message()))
     return 0 if v.ok else 1
@@ -345,18 +361,47 @@ def cmd_findings(args) -> int:
     return _remarks(args, derivations.findings(), lambda f: (("", f.text),))
 
 
+#: The two documents of ``dpderive latex``, written in ``--outdir``.
+DOCUMENTS = ("referee-report.tex", "catalogue.tex")
+
+
 def cmd_latex(args) -> int:
-    from derivations.engine.latex import latex_document
+    from derivations.engine.latex import catalogue_document
+    from derivations.engine.referee import referee_document
 
     jobs = _jobs(args.jobs)
-    _check_output("out", args.out)
+    folder = args.outdir
+    if not os.path.isdir(folder):
+        _fail("outdir", f"is not a directory: {folder!r}")
+    paths = [os.path.join(folder, name) for name in DOCUMENTS]
+    for path in paths:
+        _check_output("outdir", path)
     _, claims = _select(args.only)
-    reuse = _stored(claims, jobs, args.quiet, args.fresh)
-    text = latex_document(reuse.verdicts)
-    _write_text("out", args.out, text)
+    reuse = _stored(claims, jobs, args.quiet, args.fresh, _scale(args.budget_scale))
+    for path, make in zip(paths, (referee_document, catalogue_document)):
+        _write_text("outdir", path, make(reuse.verdicts))
     _print_lines(reuse.message(), _width(None))
-    print(f"wrote {args.out} ({len(claims)} claims)")
+    print(f"wrote {paths[0]} and {paths[1]} ({len(claims)} claims)")
+    if args.pdf:
+        for path in paths:
+            print(_pdflatex(path))
     return 0 if all(v.ok for v in reuse.verdicts.values()) else 1
+
+
+def _pdflatex(path: str) -> str:
+    """Compile ``path`` with pdflatex, twice (for the contents and links); one line on the outcome."""
+    import shutil
+    import subprocess
+
+    if shutil.which("pdflatex") is None:
+        return f"no pdflatex on this machine: compile {path} with pdflatex, twice"
+    folder, name = os.path.split(os.path.abspath(path))
+    for _ in range(2):
+        done = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", name], cwd=folder,
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            return f"pdflatex failed on {path}: see {os.path.splitext(path)[0]}.log"
+    return f"wrote {os.path.splitext(path)[0]}.pdf"
 
 
 def cmd_codegen(args) -> int:
@@ -587,6 +632,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     def verifying(sp, store: bool) -> None:
         sp.add_argument("--jobs", type=_integer, default=jobs, help=f"parallel workers (default {jobs})")
+        sp.add_argument("--budget-scale", type=float, default=None, metavar="S",
+                        help="multiply every claim's budget of CPU time by S > 0 (default 1, or "
+                             "$DPDERIVE_BUDGET_SCALE): for a slow machine")
         sp.add_argument("--quiet", action="store_true",
                         help="no progress (a bar on a terminal, else a line every 10 s)")
         if store:
@@ -613,12 +661,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     pa = sub.add_parser("papers", help="the source documents: record and what is encoded of each")
     pa.add_argument("--width", **width)
+    pa.add_argument("--bibtex", action="store_true",
+                    help="a BibTeX entry for each source, with what the document prints (missing fields said so)")
     pa.set_defaults(func=cmd_papers)
 
     sh = sub.add_parser("show", help="one claim in full: its paper's record, statement, LaTeX, verdict, citations")
     sh.add_argument("id")
     sh.add_argument("--width", **width)
     sh.add_argument("--fresh", action="store_true", help="verify again instead of reusing the stored verdict")
+    sh.add_argument("--budget-scale", type=float, default=None, metavar="S",
+                    help="multiply the claim's budget of CPU time by S > 0 (default 1)")
     sh.set_defaults(func=cmd_show)
 
     for name, func, text in (("readings", cmd_readings, "the readings of damaged source text (printed glyphs, "
@@ -629,8 +681,10 @@ def build_parser() -> argparse.ArgumentParser:
         rf.add_argument("--width", **width)
         rf.set_defaults(func=func)
 
-    lx = sub.add_parser("latex", help="write the LaTeX report of all claims")
-    lx.add_argument("--out", required=True, metavar="FILE.tex")
+    lx = sub.add_parser("latex", help="write the referee report and the catalogue of claims (LaTeX)")
+    lx.add_argument("--outdir", default=".", metavar="DIR",
+                    help=f"the directory of the two documents, {DOCUMENTS[0]} and {DOCUMENTS[1]} (default: here)")
+    lx.add_argument("--pdf", action="store_true", help="compile both with pdflatex (twice), when it is installed")
     lx.add_argument("--only", **only)
     verifying(lx, store=True)
     lx.set_defaults(func=cmd_latex)

@@ -1,6 +1,6 @@
 """Horvitz-Thompson totals with log-Laplace multiplicative perturbation.
 
-Source: ``004_005a37d6f70bd1b7.txt``, Appendix A (Proposition 2, Corollaries 3 and 5,
+Source: ``abs-pufferfish`` (004), Appendix A (Proposition 2, Corollaries 3 and 5,
 Proposition 4, A.3) and Section 4.3 (analytic RSE, algorithm 4.3.1).
 """
 from __future__ import annotations
@@ -96,7 +96,7 @@ def ht_variance(y, pi, pi_ij, perturbed, b, mu=0.0, bias_corrected=True):
 
     with :math:`\pi_{ii} = \pi_i` (claim ``ht.variance_decomposition``).
 
-    Source: 004_005a37d6f70bd1b7.txt, Appendix A.1 Proposition 2, A.2 Corollary 5.
+    Source: abs-pufferfish (004), Appendix A.1 Proposition 2, A.2 Corollary 5.
 
     Parameters
     ----------
@@ -178,7 +178,7 @@ def census_rse(y, perturbed, b):
 
     with Y = sum(y), mu = 0, pi = 1 (A.3 and Section 4.3).
 
-    Source: 004_005a37d6f70bd1b7.txt, Appendix A.3 and Section 4.3.
+    Source: abs-pufferfish (004), Appendix A.3 and Section 4.3.
 
     Parameters: ``y`` (N,) finite values with non-zero total; ``perturbed`` (N,) boolean mask;
     ``b`` scalar or (N,), > 0 at perturbed units.  Returns ``inf`` when a perturbed unit with
@@ -214,7 +214,7 @@ def simulate_rse(y, perturbed, b, reps, rng, return_se=False):
 
     .. math:: \widehat{\mathrm{RSE}} = \frac{1}{|Y|}\Big(\frac{1}{M}\sum_{m=1}^M (\hat Y_m - Y)^2\Big)^{1/2}.
 
-    Source: 004_005a37d6f70bd1b7.txt, Section 4.3, algorithm 4.3.1.
+    Source: abs-pufferfish (004), Section 4.3, algorithm 4.3.1.
 
     Parameters: ``y`` (N,) values with non-zero total; ``perturbed`` (N,) mask; ``b`` in (0, 1),
     scalar or (N,); ``reps`` >= 2 replicates; ``rng`` a ``numpy.random.Generator`` or an integer

@@ -1,6 +1,6 @@
 """The Horvitz-Thompson estimate plus Laplace noise as a privacy mechanism: densities and ratios.
 
-Source: ``000_3f4b38deb4c4e7bd.txt``, Sections 1.3 and 2.2 (the density of Z_b given X = x) and
+Source: ``ht-mechanism`` (000), Sections 1.3 and 2.2 (the density of Z_b given X = x) and
 2.2.2 (Results 5-6, the ratio and its derivative).
 
 Given X = x, Z_b = t(x, S) + bW has the Laplace-mixture density
@@ -142,7 +142,7 @@ def ht_atoms(samples, probabilities, x):
     ``x`` finite; an atom beyond the float range is +-inf (the sums are formed on x / 2^k when
     x_j/p_j would overflow, so that no inf - inf is left as NaN).
 
-    Source: 000_3f4b38deb4c4e7bd.txt, Section 1.3 (the Horvitz-Thompson estimator).
+    Source: ht-mechanism (000), Section 1.3 (the Horvitz-Thompson estimator).
 
     >>> atoms, p = ht_atoms([(0, 1), (0, 2), (1, 2)], [1/3, 1/3, 1/3], [1.0, 2.0, 4.0])
     >>> atoms.tolist()   # p_j = 2/3: 1.5 (1 + 2), 1.5 (1 + 4), 1.5 (2 + 4)
@@ -187,7 +187,7 @@ def mixture_density(z, atoms, probabilities, b, log=False):
     there), evaluated in that form, so z = +-inf gives f = 0 (log f = -inf) and a huge finite z
     keeps its value; atoms at most 2^1022 in absolute value.
 
-    Source: 000_3f4b38deb4c4e7bd.txt, Section 2.2 (density of Z_b conditionally on X = x).
+    Source: ht-mechanism (000), Section 2.2 (density of Z_b conditionally on X = x).
 
     >>> float(mixture_density(0.0, [0.0], [1.0], 1.0))   # Laplace(0, 1) at its centre: 1/2
     0.5
@@ -234,7 +234,7 @@ def density_ratio(z, atoms_x, atoms_x_prime, probabilities, b, log=False):
     value instead of rounding every distance to z.  ``b > 0`` finite; a ratio beyond the float range
     is ``inf`` (or 0).
 
-    Source: 000_3f4b38deb4c4e7bd.txt, Section 2.2.2, Results 5 and 6.
+    Source: ht-mechanism (000), Section 2.2.2, Results 5 and 6.
 
     >>> float(density_ratio(5.0, [2.0], [0.0], [1.0], 1.0))   # census: e^{Delta/b} right of both atoms
     7.38905609893065
@@ -272,7 +272,7 @@ def density_ratio_derivative(z, atoms_x, atoms_x_prime, probabilities, b):
     Edges: beyond every atom of both laws (z = +-inf included) the ratio is constant (Result 6) and
     the derivative is 0 exactly; a derivative beyond the float range is +-inf.  ``b > 0`` finite.
 
-    Source: 000_3f4b38deb4c4e7bd.txt, Section 2.2.2, proof of Result 6 (corrected: erratum
+    Source: ht-mechanism (000), Section 2.2.2, proof of Result 6 (corrected: erratum
     htm.ratio.derivative).
 
     >>> float(density_ratio_derivative(1.0, [2.0], [0.0], [1.0], 1.0))   # e^{(2z - 2)/b}: slope 2/b at z = 1
@@ -314,7 +314,7 @@ def laplace_mechanism_delta(epsilon, sensitivity, b):
     both infinite together have no value (the two limits disagree) and are refused, naming
     ``sensitivity``.  ``b > 0`` must be finite (an infinite scale is not a Laplace law).
 
-    Source: 000_3f4b38deb4c4e7bd.txt, Section 1.4 applied to the census design (claim htm.census.delta).
+    Source: ht-mechanism (000), Section 1.4 applied to the census design (claim htm.census.delta).
 
     >>> float(laplace_mechanism_delta(0.0, 2.0, 1.0))   # 1 - e^{-1}
     0.6321205588285577

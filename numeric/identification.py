@@ -1,4 +1,4 @@
-"""Identification risk of sample uniques under the Poisson model (``002_89b9dd341c0215c2.txt``,
+"""Identification risk of sample uniques under the Poisson model (``shlomo-skinner`` (002),
 Shlomo and Skinner, Section 2.1).
 
 Model: the population count of a key cell is F ~ Poisson(lam) and units are sampled independently
@@ -61,7 +61,7 @@ def prob_population_unique(lam, pi):
     r"""Probability that a sample unique is a population unique,
     :math:`P(F = 1 \mid f = 1) = e^{-\lambda (1 - \pi)}`.
 
-    Source: 002_89b9dd341c0215c2.txt, Section 2.1 (F ~ Poisson(lam), sampling with inclusion
+    Source: shlomo-skinner (002), Section 2.1 (F ~ Poisson(lam), sampling with inclusion
     probability pi, so F - f | f ~ Poisson(lam (1 - pi))).
 
     Parameters: ``lam >= 0`` the expected population count of the cell (``inf`` gives 0, the
@@ -85,7 +85,7 @@ def expected_inverse_frequency(lam, pi):
     :math:`E(1/F \mid f = 1) = (1 - e^{-\mu}) / \mu` with :math:`\mu = \lambda (1 - \pi)`, and 1 at
     :math:`\mu = 0` (the limit; pi = 1 is a census, F = f = 1).
 
-    Source: 002_89b9dd341c0215c2.txt, Section 2.1.  The extracted text of the source prints
+    Source: shlomo-skinner (002), Section 2.1.  The extracted text of the source prints
     exp(lam (1 - pi)) without the minus sign; it is read as exp(-lam (1 - pi)) (reading
     ``ss.reading.inverse_frequency_sign``): as printed the value would be negative.
 

@@ -1,4 +1,4 @@
-"""K-randomization of bit vectors (``003_6dfa2dbc38b4b249.txt``, Zhilyaev and Zeber, "K-Randomization",
+"""K-randomization of bit vectors (``k-randomization`` (003), Zhilyaev and Zeber, "K-Randomization",
 2016, Sections 2-3).
 
 Each bit of a record is reported as is with probability p = 1 - q and flipped with the lie probability
@@ -291,7 +291,7 @@ def _positive_recurrence(coef, K: int, ly1: float, ly2: float) -> np.ndarray:
 def _count_window(N, k, q, log_floor=-800.0):
     """The law of A = Bin(k, 1 - q) + Bin(N - k, q) (independent) on a window of its support.
 
-    Source: 003_6dfa2dbc38b4b249.txt, Section 3.1 (A_n(m) with n = N, m = k).
+    Source: k-randomization (003), Section 3.1 (A_n(m) with n = N, m = k).
 
     Returns ``(start, logpmf, log_outside)``: ``logpmf[i]`` = ln P[A = start + i] for the window
     start..start + len(logpmf) - 1, which holds every point with ln P[A = s] > log_floor (points with
@@ -460,7 +460,7 @@ def rr_pmf(x, y, q, log=False):
     :math:`P[R(x) = y] = p^{L - \delta(x, y)} q^{\delta(x, y)}`, p = 1 - q, with :math:`\delta` the Hamming
     distance of the bit vectors.
 
-    Source: 003_6dfa2dbc38b4b249.txt, Section 2.1 (each of the L bits is flipped independently with the
+    Source: k-randomization (003), Section 2.1 (each of the L bits is flipped independently with the
     lie probability q).
 
     Parameters: ``x``, ``y`` arrays of bits (0 or 1) whose last axis holds the L bits; they broadcast
@@ -504,7 +504,7 @@ def count_pmf(n, m, q, s=None, log=False):
     r"""Law of the number of reported ones :math:`A_n(m) \sim \mathrm{Bin}(m, p) + \mathrm{Bin}(n - m, q)` when m
     of the n one-bit records are 1 (p = 1 - q).
 
-    Source: 003_6dfa2dbc38b4b249.txt, Section 3.1.
+    Source: k-randomization (003), Section 3.1.
 
     Parameters: integers 0 <= m <= n (n up to 2^50), scalars; ``q`` in (0, 1/2] (the paper takes
     0 < q < 1/2; at q = 1/2, A_n(m) ~ Bin(n, 1/2) for every m).  ``s``: an array of integer counts, the
@@ -543,7 +543,7 @@ def count_pmf(n, m, q, s=None, log=False):
 def privacy_ratio(s, m, n, q, log=False):
     r"""The privacy ratio :math:`\pi(s; m) = P[A_n(m) = s] / P[A_n(m + 1) = s]`, m = 0..n-1.
 
-    Source: 003_6dfa2dbc38b4b249.txt, Section 3.1 (definition of pi(s; m)) and the recursion (3.3):
+    Source: k-randomization (003), Section 3.1 (definition of pi(s; m)) and the recursion (3.3):
     conditioning on one original 0, A_n(m) = Ber(q) + B and A_n(m + 1) = Ber(p) + B with
     B = A_{n-1}(m), so with b_s = P[B = s]
 
@@ -585,7 +585,7 @@ def privacy_ratio(s, m, n, q, log=False):
 def count_quantile(n, m, q, alpha):
     r"""The alpha-quantile of A_n(m): :math:`\tau_n(m) = \inf\{y : F_{n,m}(y) \ge \alpha\}`, an integer.
 
-    Source: 003_6dfa2dbc38b4b249.txt, Section 3.1.3 (where tau_n(m) - tau_n(m - 1) is 0 or 1).
+    Source: k-randomization (003), Section 3.1.3 (where tau_n(m) - tau_n(m - 1) is 0 or 1).
 
     Parameters: integers 0 <= m <= n (scalars), q in (0, 1/2], ``alpha`` an array in (0, 1].  The cdf is
     the running sum of the window of :func:`_count_window` (every point above e^-800; the mass below the

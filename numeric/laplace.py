@@ -1,4 +1,4 @@
-"""Laplace and log-Laplace quantities (``004_005a37d6f70bd1b7.txt``, Appendix A.1, Lemma 1).
+"""Laplace and log-Laplace quantities (``abs-pufferfish`` (004), Appendix A.1, Lemma 1).
 
 Edges, for every function here: the scale ``b`` of a Laplace law is finite and > 0 (``b = inf``
 is refused where the law itself is evaluated: ``laplace_pdf``, ``laplace_cdf``, ``laplace_mgf``);
@@ -43,7 +43,7 @@ def _location(x, mu):
 def laplace_pdf(x, b, mu=0.0):
     r"""Density of Laplace(mu, b): :math:`f(x) = e^{-|x-\mu|/b} / (2b)`.
 
-    Source: 004_005a37d6f70bd1b7.txt, Appendix A.1 (density of Lemma 1).
+    Source: abs-pufferfish (004), Appendix A.1 (density of Lemma 1).
 
     Parameters: ``x`` real; ``b > 0`` finite, the scale; ``mu`` real the location.  Broadcast
     together.  Infinite ``x`` or ``mu`` gives 0 (the limit); ``x`` and ``mu`` infinite with the
@@ -67,7 +67,7 @@ def laplace_cdf(x, b, mu=0.0):
     r"""Distribution function of Laplace(mu, b):
     :math:`F(x) = \tfrac12 e^{(x-\mu)/b}` for :math:`x < \mu`, :math:`1 - \tfrac12 e^{-(x-\mu)/b}` otherwise.
 
-    Source: 004_005a37d6f70bd1b7.txt, Appendix B.1.  ``b > 0`` finite; broadcast together.
+    Source: abs-pufferfish (004), Appendix B.1.  ``b > 0`` finite; broadcast together.
     Returns 0 at ``x = -inf`` and 1 at ``x = +inf``; ``mu = +inf`` (``-inf``) gives the limit 0 (1)
     at finite x; ``x`` and ``mu`` infinite with the same sign is refused (naming ``mu``).
 
@@ -89,7 +89,7 @@ def laplace_mgf(a, b, mu=0.0):
 
     .. math:: E[e^{aX}] = \frac{e^{a\mu}}{(1-ab)(1+ab)} \quad (|ab| < 1), \qquad +\infty \quad (|ab| \ge 1).
 
-    Source: 004_005a37d6f70bd1b7.txt, Appendix A.1, Lemma 1.  The printed finite values at
+    Source: abs-pufferfish (004), Appendix A.1, Lemma 1.  The printed finite values at
     ab = +-1 are errata (the integral diverges); this function returns ``inf`` there.
 
     Parameters: ``a`` real, ``b > 0`` finite, ``mu`` real; broadcast together.  Edges: a = 0 gives
@@ -141,7 +141,7 @@ def log_laplace_mean(b, mu=0.0):
     r"""Mean of the log-Laplace factor :math:`e^X`, X ~ Laplace(mu, b):
     :math:`E[e^X] = e^{\mu} / ((1-b)(1+b))` for ``b < 1``, ``inf`` for ``b >= 1``.
 
-    Source: 004_005a37d6f70bd1b7.txt, Appendix A.1, Lemma 1 with a = 1.
+    Source: abs-pufferfish (004), Appendix A.1, Lemma 1 with a = 1.
 
     ``b > 0`` (``b = inf`` gives ``inf`` like every b >= 1); ``mu = +inf`` gives ``inf``, ``-inf``
     gives 0 (for b < 1); beyond the float range ``inf``.  Broadcast together.
@@ -162,7 +162,7 @@ def log_laplace_variance(b, mu=0.0):
     for ``b < 1/2`` (the second form, proved equal, keeps full relative accuracy as
     b -> 0 and b -> 1/2); ``inf`` for ``b >= 1/2``.
 
-    Source: 004_005a37d6f70bd1b7.txt, Appendix A.1, Lemma 1 (a = 1, 2) and Corollary 3.
+    Source: abs-pufferfish (004), Appendix A.1, Lemma 1 (a = 1, 2) and Corollary 3.
 
     ``b > 0`` (``b = inf`` gives ``inf`` like every b >= 1/2); ``mu = +inf`` gives ``inf``,
     ``-inf`` gives 0 (for b < 1/2); a subnormal b with a large mu keeps its value (b^2 e^{2 mu} is
@@ -178,7 +178,7 @@ def log_laplace_variance(b, mu=0.0):
 def bias_correction(b, mu=0.0):
     r"""Bias-correction factor :math:`w = 1/E[e^X] = (1-b^2)\,e^{-\mu}` of Proposition 4.
 
-    Source: 004_005a37d6f70bd1b7.txt, Appendix A.2, Proposition 4 (and c = 1 - b^2 of
+    Source: abs-pufferfish (004), Appendix A.2, Proposition 4 (and c = 1 - b^2 of
     Theorem 3.2.2 for mu = 0).
 
     Parameters: ``0 < b < 1`` (for ``b >= 1`` the mean of e^X is infinite and no finite

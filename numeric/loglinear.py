@@ -1,4 +1,4 @@
-"""Log-linear risk model of sample uniques (``002_89b9dd341c0215c2.txt``, Shlomo and Skinner,
+"""Log-linear risk model of sample uniques (``shlomo-skinner`` (002), Shlomo and Skinner,
 Section 2.1, after Skinner and Shlomo, 2008, JASA 103).
 
 The sample count of key cell j is f_j ~ Poisson(mu_j), independently over the k cells, with
@@ -304,7 +304,7 @@ def fit_loglinear(counts, design_matrix, pi, *, tol=1e-10, max_iter=100) -> Logl
     beta_hat, its standard errors from the inverse Fisher information (Z' W Z)^{-1}, W = diag(mu_hat),
     and the deviance 2 sum_j [f_j log(f_j/mu_hat_j) - (f_j - mu_hat_j)] (0 log 0 = 0).
 
-    Source: 002_89b9dd341c0215c2.txt, Section 2.1 (the model of Skinner and Shlomo, 2008, JASA 103).
+    Source: shlomo-skinner (002), Section 2.1 (the model of Skinner and Shlomo, 2008, JASA 103).
     The source writes "log(mu_j) = z_j' beta" and "mu_hat_j = exp(z_j' beta_hat), lam_hat_j =
     mu_hat_j / pi_j", which contradicts its own score equations (these have the offset log pi_j, so
     exp(z_j' beta_hat) is lam_hat_j); this function follows the score equations.
@@ -482,7 +482,7 @@ def tau1(fit=None, *, counts=None, lam=None, pi=None) -> float:
     :math:`\hat\tau_1 = \sum_j I(f_j = 1) \hat P(F_j = 1 \mid f_j = 1)` with
     :math:`P(F_j = 1 \mid f_j = 1) = e^{-\lambda_j (1 - \pi_j)}` evaluated at lam_hat.
 
-    Source: 002_89b9dd341c0215c2.txt, Section 2.1 (Skinner and Shlomo, 2008).
+    Source: shlomo-skinner (002), Section 2.1 (Skinner and Shlomo, 2008).
 
     Call either ``tau1(fit)`` with a converged :class:`LoglinearFit` of :func:`fit_loglinear` (its
     counts, lam_hat and pi are used), or ``tau1(counts=f, lam=lam, pi=pi)`` with explicit arrays
@@ -507,7 +507,7 @@ def tau2(fit=None, *, counts=None, lam=None, pi=None) -> float:
     :math:`E(1/F_j \mid f_j = 1) = (1 - e^{-\mu_j})/\mu_j`, :math:`\mu_j = \lambda_j (1 - \pi_j)`
     (1 at mu_j = 0), evaluated at lam_hat.
 
-    Source: 002_89b9dd341c0215c2.txt, Section 2.1 (Skinner and Shlomo, 2008); the source prints
+    Source: shlomo-skinner (002), Section 2.1 (Skinner and Shlomo, 2008); the source prints
     exp(+lam (1 - pi)), read with the minus sign (see :func:`numeric.expected_inverse_frequency`).
 
     Called, validated and accurate as :func:`tau1`: ``tau2(fit)`` or ``tau2(counts=f, lam=lam, pi=pi)``.

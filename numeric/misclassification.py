@@ -1,4 +1,4 @@
-"""Misclassification (PRAM) and differential privacy (``002_89b9dd341c0215c2.txt``, Shlomo and
+"""Misclassification (PRAM) and differential privacy (``shlomo-skinner`` (002), Shlomo and
 Skinner, Sections 2.3 and 4).
 
 Model (Section 4, equations (3) and (4)): each of n records with true category x_i in 1..k is
@@ -169,7 +169,7 @@ def misclassification_epsilon(M):
     zero (a record of that category can never be released as j~, one of another can).  Rows of
     zeros (categories never released) are ignored: ``M = [[1, 1], [0, 0]]`` is 0-DP.
 
-    Source: 002_89b9dd341c0215c2.txt, Section 4 (equations (3)-(4) and the display after them; the
+    Source: shlomo-skinner (002), Section 4 (equations (3)-(4) and the display after them; the
     bound printed there with "<=" is attained).  The document's "a finite epsilon exists iff all
     elements of M are positive" fails for an all-zero row; this function implements the corrected
     statement (finite iff no row mixes a zero and a positive entry).
@@ -244,7 +244,7 @@ def released_count_pmf(f_tilde, f, M):
               \prod_{\tilde j} M_{\tilde j j}^{a_{\tilde j j}},
 
     the sum over nonnegative integer matrices a with column sums f and row sums f~.  Source:
-    002_89b9dd341c0215c2.txt, Section 4 (the display after "Let a be the k x k matrix").  The
+    shlomo-skinner (002), Section 4 (the display after "Let a be the k x k matrix").  The
     document prints the sum WITHOUT the multinomial factors f_j!/prod a!, which is not a
     probability: k = 2, n = 2, f = (2, 0), M[:, 0] = (1/2, 1/2) gives Pr(f~ = (1, 1)) = 1/2, the
     printed sum 1/4 (and its total over f~ is 3/4).  The document also says the row and column
@@ -678,7 +678,7 @@ class PramCertificate:
         bound for the released table f~ (post-processing).  ``eps`` >= 0, any shape, ``inf``
         allowed (gives ``delta_floor``).  0 for eps >= ``epsilon``.  Rounded up: e^eps is taken
         2 ulps low and (k~ + 4) 2^-52 is added where a term is not certainly 0; clipped at 1.
-        Source: 002_89b9dd341c0215c2.txt, Section 4 (the ratio M[x~_i, x_i]/M[x~_i, x'_i])."""
+        Source: shlomo-skinner (002), Section 4 (the ratio M[x~_i, x_i]/M[x~_i, x'_i])."""
         e = as_float("eps", eps)
         require(e >= 0, "eps", ">= 0")
         return scalar_out(_profile(self._a, self._b, self._floors, self.epsilon, e))
@@ -691,7 +691,7 @@ class PramCertificate:
         (floor + sum_S M[., j1] - delta) / sum_S M[., j2] (every S gives a lower bound, the best prefix
         the exact value), and eps = ln of the largest c over pairs.  Rounded up (the numerator by its
         error bound, c by a relative (8 k~ + 16) 2^-53, the logarithm by 4 ulps).  ``delta`` in [0, 1],
-        any shape.  Source: 002_89b9dd341c0215c2.txt, Section 4."""
+        any shape.  Source: shlomo-skinner (002), Section 4."""
         d = as_float("delta", delta)
         require((d >= 0) & (d <= 1), "delta", "in [0, 1]")
         return scalar_out(_inverse_profile(self._a, self._b, self._floors, d))
@@ -704,7 +704,7 @@ class PramCertificate:
         """p * delta_M(eps): the record-level profile when each unit is first sampled with probability
         p (Bernoulli, no response knowledge) - the 'not sampled' outcome has the same probability 1 - p
         under both neighbours and contributes max(0, (1 - p)(1 - e^eps)) = 0 - and an upper bound for
-        the released table.  Rounded up.  Source: 002_89b9dd341c0215c2.txt, Sections 2.3 and 4."""
+        the released table.  Rounded up.  Source: shlomo-skinner (002), Sections 2.3 and 4."""
         self._need_sampling("delta_sampled")
         d = np.asarray(self.delta(eps), dtype=float)
         with np.errstate(under="ignore"):
@@ -763,7 +763,7 @@ def pram_certificate(M, n=None, sampling_prob=None, f=None):
     r"""The privacy guarantees of independent misclassification (PRAM) with matrix M, as a frozen
     :class:`PramCertificate` whose ``str`` is a short report.
 
-    Source: 002_89b9dd341c0215c2.txt, Section 4 (equations (3)-(4), the a-matrix law of f~, the
+    Source: shlomo-skinner (002), Section 4 (equations (3)-(4), the a-matrix law of f~, the
     "bad outcome" argument) with the privacy definitions of Section 2.3 (population database,
     neighbours differ in one record, no response knowledge).
 
@@ -866,7 +866,7 @@ def _readonly(A):
 @provenance("ss.pram_invariance_columns")
 def invariant_pram_matrix(retention, v):
     r"""The invariant PRAM matrix of Gouweleeuw, Kooiman, Willenborg and de Wolf (1998), in the column
-    convention of equation (3) of 002_89b9dd341c0215c2.txt (Section 4): ``M[j~, j] = Pr(released j~ |
+    convention of equation (3) of shlomo-skinner (002) (Section 4): ``M[j~, j] = Pr(released j~ |
     true j)``, with M v = v, so that E[f~] = f when v = f/n.
 
     Construction: P (row-stochastic, P[k, l] = Pr(l | k)) keeps a category with probability

@@ -1,4 +1,4 @@
-"""Private deciles by the histogram method (``001_1dd3d7af6edcb71d.txt``, Canesse, "Rapport de stage", ENS Lyon
+"""Private deciles by the histogram method (``private-deciles`` (001), Canesse, "Rapport de stage", ENS Lyon
 2022, Sections 2.2.1, 2.2.3, 2.2.4 and Appendix A): the method as intended, the exact law of its estimates
 for uniform and standard normal data, the exact probabilities the report's lemmas bound, and the report's
 printed bounds.
@@ -157,7 +157,7 @@ def _grid(a: float, b: float, steps: int) -> np.ndarray:
 def histogram_deciles(x, epsilon, steps, a, b, rng=None):
     """The nine deciles of the data ``x`` by the histogram method, as intended (Section 2.2.1).
 
-    ``001_1dd3d7af6edcb71d.txt``, Section 2.2.1 (HistogramMethod), with AboveThreshold of Section 2.1 (Dwork and
+    ``private-deciles`` (001), Section 2.2.1 (HistogramMethod), with AboveThreshold of Section 2.1 (Dwork and
     Roth 2014, p. 57).  The method: grid g_j = a + j (b - a)/steps (j = 1..steps); queries f_j(x) =
     #{x_l < g_j}; for d = 1..9, T_d = d n/10 and k_d = AboveThreshold((f_1..f_steps), T_d, eps/9), i.e. the
     0-based index of the first query with f_j + Lap(36/eps) > T_d + Lap(18/eps) (fresh noise for every call);
@@ -646,7 +646,7 @@ def _membership(distribution, i, gamma, a, b, K):
 def decile_accuracy(n, i, gamma, epsilon, steps, distribution, a=None, b=None):
     """Exact P(A_i in [d_i - gamma, d_i + gamma]): the accuracy of the histogram method's i-th decile.
 
-    ``001_1dd3d7af6edcb71d.txt``, Sections 2.2.3 (Théorème 2.2.3.1) and 2.2.4 (Théorème 2.2.4.1), the
+    ``private-deciles`` (001), Sections 2.2.3 (Théorème 2.2.3.1) and 2.2.4 (Théorème 2.2.4.1), the
     probability those theorems bound from below: X_1..X_n iid uniform on [0, 1] (d_i = 0.1 i) or N(0, 1)
     (d_i = sqrt(2) erfinv(0.2 i - 1)), A_i the i-th estimate of :func:`histogram_deciles` (grid of ``steps``
     points on [a, b], AboveThreshold at eps/9).  Defaults: [a, b] = [0, 1] (uniform) and [-4, 4] (normal:
@@ -727,7 +727,7 @@ def _binom_cdf(k, n, p):
 def empirical_decile_prob(n, i, gamma, distribution):
     """Exact P(d_i^emp in [d_i - gamma/2, d_i + gamma/2]), d_i^emp = X_(r), r = ceil(i n/10).
 
-    ``001_1dd3d7af6edcb71d.txt``, Lemma 2.2.3.1 (uniform on [0, 1], d_i = i/10) and Lemma 2.2.4.2 / Appendix
+    ``private-deciles`` (001), Lemma 2.2.3.1 (uniform on [0, 1], d_i = i/10) and Lemma 2.2.4.2 / Appendix
     A.1 (N(0, 1), d_i = Phi^{-1}(i/10)), the probability the lemmas bound.  The report does not define the
     empirical decile; its proof counts 'in/10 values below', so d_i^emp is the r-th order statistic with
     r = ceil(i n/10) (= i n/10 when 10 divides i n).  With p = G(x), P(X_(r) <= x) = P(Bin(n, p) >= r) =
@@ -776,7 +776,7 @@ def interval_counts_prob(n, i, gamma, alpha, distribution):
     """Exact P(N_1 >= alpha and N_2 >= alpha), N_1, N_2 the numbers of the n values in [d_i - gamma,
     d_i - gamma/2] and [d_i + gamma/2, d_i + gamma].
 
-    ``001_1dd3d7af6edcb71d.txt``, Lemma 2.2.3.2 (uniform on [0, 1]) and Lemma 2.2.4.3 / Appendix A.2
+    ``private-deciles`` (001), Lemma 2.2.3.2 (uniform on [0, 1]) and Lemma 2.2.4.3 / Appendix A.2
     (N(0, 1)): the probability those lemmas bound from below by 1 - mu (union bound).  The two intervals are
     disjoint for gamma > 0, so (N_1, N_2, rest) is multinomial(n; p_1, p_2, 1 - p_1 - p_2) and
 
@@ -866,7 +866,7 @@ _ETA_DOC = """
 def printed_uniform_eta(n, i, gamma, reading="printed"):
     """eta of Lemma 2.2.3.1 (uniform on [0, 1]): P(d_i in [0.1 i - gamma/2, 0.1 i + gamma/2]) >= 1 - eta.
 
-    ``001_1dd3d7af6edcb71d.txt``, Section 2.2.3, Lemma 2.2.3.1 and Théorème 2.2.3.1:
+    ``private-deciles`` (001), Section 2.2.3, Lemma 2.2.3.1 and Théorème 2.2.3.1:
 
         eta = 2 - sum_{k=0}^{in/10} C(n,k) (0.1i + gamma/2)^k (1 - 0.1i - gamma/2)^{n-k}
                 + sum_{k=0}^{(10-i)n/10} C(n,k) (1 - 0.1i + gamma/2)^k (0.1i - gamma/2)^{n-k}
@@ -896,7 +896,7 @@ def printed_uniform_mu(n, gamma, alpha):
 
         mu = 2 sum_{k=0}^{alpha} C(n,k) (gamma/2)^k (1 - gamma/2)^{n-k} = 2 P(Bin(n, gamma/2) <= alpha).
 
-    ``001_1dd3d7af6edcb71d.txt``, Section 2.2.3, Lemma 2.2.3.2 and Théorème 2.2.3.1.  alpha real (the theorem's
+    ``private-deciles`` (001), Section 2.2.3, Lemma 2.2.3.2 and Théorème 2.2.3.1.  alpha real (the theorem's
     alpha = 8 (log k + log(2/beta))/eps is not an integer): the sum runs over k <= floor(alpha), i.e. the
     printed upper limit is read as 'k <= alpha' (alpha < 0: empty sum, 0; alpha = inf: mu = 2).  This is at
     least the union bound 2 P(N < ceil(alpha)) the proof needs (floor(alpha) >= ceil(alpha) - 1).
@@ -933,7 +933,7 @@ _BOUND_DOC = """
 def printed_uniform_bound(n, i, gamma, epsilon, steps, beta, reading="printed"):
     """The lower bound 1 - beta - eta - mu of Théorème 2.2.3.1 on P(A_i in [0.1 i - gamma, 0.1 i + gamma]).
 
-    ``001_1dd3d7af6edcb71d.txt``, Section 2.2.3, Théorème 2.2.3.1 (uniform data on [0, 1]); eta from
+    ``private-deciles`` (001), Section 2.2.3, Théorème 2.2.3.1 (uniform data on [0, 1]); eta from
     :func:`printed_uniform_eta` (with ``reading``), mu = :func:`printed_uniform_mu` at alpha.
     {alpha}
 
@@ -975,7 +975,7 @@ _fill(printed_uniform_bound, alpha=_BOUND_DOC)
 def printed_normal_eta(n, i, gamma, reading="printed"):
     """eta of Lemma 2.2.4.2 (N(0, 1)): P(d_i in [d_i^l - gamma/2, d_i^l + gamma/2]) >= 1 - eta.
 
-    ``001_1dd3d7af6edcb71d.txt``, Section 2.2.4, Lemma 2.2.4.2 (and Appendix A.1, Théorème 2.2.4.1):
+    ``private-deciles`` (001), Section 2.2.4, Lemma 2.2.4.2 (and Appendix A.1, Théorème 2.2.4.1):
 
         eta = 2 - (2 pi)^{-n/2} sum_{k=0}^{in/10} C(n,k) (int_{-oo}^{d} e^{-t^2/2} dt)^k (int_{d}^{oo} ...)^{n-k}
                 + (2 pi)^{-n/2} sum_{k=0}^{(10-i)n/10} C(n,k) (int_{d}^{oo} ...)^k (int_{-oo}^{d} ...)^{n-k},
@@ -1010,7 +1010,7 @@ def printed_normal_mu(n, i, gamma, alpha):
         mu = sum_{k=0}^{alpha} C(n,k) p_1^k (1 - p_1)^{n-k} + sum_{k=0}^{alpha} C(n,k) p_2^k (1 - p_2)^{n-k},
         p_1 = int_{d - gamma}^{d - gamma/2} phi,  p_2 = int_{d + gamma/2}^{d + gamma} phi   (d = d_i^l).
 
-    ``001_1dd3d7af6edcb71d.txt``, Section 2.2.4, Lemma 2.2.4.3 and Théorème 2.2.4.1, Appendix A.2.  The
+    ``private-deciles`` (001), Section 2.2.4, Lemma 2.2.4.3 and Théorème 2.2.4.1, Appendix A.2.  The
     statements print garbled limits (int_{d - gamma/2}^{d - gamma/2} in the first power, int_{d + gamma/2}^{
     d + gamma/2} in both factors of the second sum: empty integrals, which would make mu = (1 - p_1)^n + 1);
     the proof in Appendix A.2 writes int_{d - gamma}^{d - gamma/2} and int_{d + gamma/2}^{d + gamma}
@@ -1035,7 +1035,7 @@ def printed_normal_mu(n, i, gamma, alpha):
 def printed_normal_bound(n, i, gamma, epsilon, steps, beta, reading="printed"):
     """The lower bound 1 - beta - eta - mu of Théorème 2.2.4.1 on P(A_i in [d_i^l - gamma, d_i^l + gamma]).
 
-    ``001_1dd3d7af6edcb71d.txt``, Section 2.2.4, Théorème 2.2.4.1 and Appendix A.3 (N(0, 1) data); eta from
+    ``private-deciles`` (001), Section 2.2.4, Théorème 2.2.4.1 and Appendix A.3 (N(0, 1) data); eta from
     :func:`printed_normal_eta` (with ``reading``), mu from :func:`printed_normal_mu` (limits of Appendix A.2).
     {alpha}
 

@@ -11,7 +11,7 @@ computed exactly (no discretisation, no sampling): per pair, in closed form betw
 atoms (Laplace) or with the one zero of a monotone exponential sum (Gaussian), and over pairs with
 a certified pruning bound (see :mod:`numeric._profile_binary`).
 
-Source: ``000_3f4b38deb4c4e7bd.txt``, Abstract (the question: which noise scale for a given
+Source: ``ht-mechanism`` (000), Abstract (the question: which noise scale for a given
 (eps, delta)), Section 1.4 (definition of delta), Section 2.2 (the split of the integral at the
 atoms), Section 2.3 (simple random sampling on binary data, Results 8-9).
 """
@@ -44,7 +44,7 @@ _CLAIMS = ("htm.delta.event_form", "profile.laplace.endpoint_form", "profile.lap
 class SRS:
     """Simple random sampling without replacement of n units among N (pi_i = n/N).
 
-    Source: 000_3f4b38deb4c4e7bd.txt, Section 2.3 (on binary data the estimate is (N/n) y, y
+    Source: ht-mechanism (000), Section 2.3 (on binary data the estimate is (N/n) y, y
     hypergeometric: Result 8)."""
 
     N: int
@@ -68,7 +68,7 @@ class SRS:
 class Bernoulli:
     """Poisson sampling with equal inclusion probability p: each unit independently (pi_i = p).
 
-    Source: 000_3f4b38deb4c4e7bd.txt, Section 1.3 (a design p on U) and Section 2.3 with Bernoulli
+    Source: ht-mechanism (000), Section 1.3 (a design p on U) and Section 2.3 with Bernoulli
     sampling in place of SRS: on binary data the estimate is y/p, y ~ Bin(t, p)."""
 
     N: int
@@ -93,7 +93,7 @@ class Bernoulli:
 class ExplicitDesign:
     """A design given by its samples (sets of unit indices 0..N-1) and their probabilities.
 
-    Source: 000_3f4b38deb4c4e7bd.txt, Section 1.3 (the design p(s) and the Horvitz-Thompson estimate
+    Source: ht-mechanism (000), Section 1.3 (the design p(s) and the Horvitz-Thompson estimate
     sum_{i in s} x_i / pi_i, which needs pi_i > 0 for every unit)."""
 
     samples: tuple
@@ -134,7 +134,7 @@ class ExplicitDesign:
 class BinaryDomain:
     """x in {0, 1}^N with population total in [m_t, M_t] (default: every total).
 
-    Source: 000_3f4b38deb4c4e7bd.txt, Section 2.3 (binary data, total in [m_t, M_t])."""
+    Source: ht-mechanism (000), Section 2.3 (binary data, total in [m_t, M_t])."""
 
     N: int
     m_t: int
@@ -158,7 +158,7 @@ class BinaryDomain:
 class FiniteDomain:
     """Each unit's value in a finite set (e.g. a grid on [m, M]); no constraint on the total.
 
-    Source: 000_3f4b38deb4c4e7bd.txt, Section 1.4 (neighbouring x, x' differ at one unit)."""
+    Source: ht-mechanism (000), Section 1.4 (neighbouring x, x' differ at one unit)."""
 
     values: tuple
     kind = "finite"
@@ -185,7 +185,7 @@ class WorstPair:
     ``x_prime`` are the vectors and ``unit`` the unit where they differ (``None`` for SRS and
     Bernoulli on binary data, where the pair is determined by the totals).
 
-    Source: 000_3f4b38deb4c4e7bd.txt, Section 1.4 (delta as a supremum over neighbouring pairs)."""
+    Source: ht-mechanism (000), Section 1.4 (delta as a supremum over neighbouring pairs)."""
 
     delta: float
     epsilon: float
@@ -288,7 +288,7 @@ def privacy_profile(design, domain, b, epsilons, noise="laplace", prune=True, pr
     for Bernoulli sampling the pair at the smallest total (data processing), so the cost does not
     grow with N.  ``prune=False`` evaluates every pair.
 
-    Source: 000_3f4b38deb4c4e7bd.txt, Section 1.4 (delta) and Section 2.2 (the atoms and the split).
+    Source: ht-mechanism (000), Section 1.4 (delta) and Section 2.2 (the atoms and the split).
 
     Parameters: ``design`` an :class:`SRS`, :class:`Bernoulli` or :class:`ExplicitDesign`;
     ``domain`` a :class:`BinaryDomain` (on the design's N) or :class:`FiniteDomain`; ``b`` > 0;
@@ -314,7 +314,7 @@ def privacy_profile(design, domain, b, epsilons, noise="laplace", prune=True, pr
 def worst_pair(design, domain, b, epsilon, noise="laplace") -> WorstPair:
     """The ordered neighbouring pair attaining delta(eps) (see :func:`privacy_profile`).
 
-    Source: 000_3f4b38deb4c4e7bd.txt, Section 1.4 (delta, a supremum over neighbouring pairs).
+    Source: ht-mechanism (000), Section 1.4 (delta, a supremum over neighbouring pairs).
 
     >>> wp = worst_pair(SRS(1000, 50), BinaryDomain(1000), 20.0, 1.0)
     >>> (wp.total, wp.total_prime) in [(0.0, 1.0), (999.0, 1000.0)]  # tied by x -> 1 - x
@@ -362,7 +362,7 @@ def epsilon_for_delta(design, domain, b, delta, noise="laplace", rtol=1e-9) -> f
     otherwise found by doubling up to eps = 1000; a ``delta`` that is not reached there raises a
     ``ValueError`` naming ``delta``.
 
-    Source: 000_3f4b38deb4c4e7bd.txt, Section 1.4 (DP(eps, delta) of the mechanism).
+    Source: ht-mechanism (000), Section 1.4 (DP(eps, delta) of the mechanism).
 
     >>> e = epsilon_for_delta(SRS(4, 4), BinaryDomain(4), 1.0, 0.2)  # census: 1 - 2 ln(1 - 0.2)... inverted
     >>> abs(e - (1 + 2 * math.log(0.8))) < 1e-8
@@ -400,7 +400,7 @@ def calibrate_scale(design, domain, epsilon, delta, noise="laplace", rtol=1e-9) 
     b = 1e300, where the exact delta is ~0, is the rounding bound) raises a ``ValueError`` naming
     ``delta`` before any search.
 
-    Source: 000_3f4b38deb4c4e7bd.txt, Abstract (which Laplace scale reaches a given (eps, delta)).
+    Source: ht-mechanism (000), Abstract (which Laplace scale reaches a given (eps, delta)).
 
     >>> b = calibrate_scale(SRS(4, 4), BinaryDomain(4), 0.5, 0.1)  # census: Delta/(eps - 2 ln(1 - delta))
     >>> abs(b - 1 / (0.5 - 2 * math.log(0.9))) < 1e-8
@@ -443,7 +443,7 @@ def amplified_laplace_scale(design, domain, epsilon) -> float:
     p (Bernoulli on binary data: x_i = 0 adds nothing when unit i is sampled, so the amplification
     has the same form).  It gives delta = 0; the exact calibration uses the delta allowed.
 
-    Source: 000_3f4b38deb4c4e7bd.txt, Abstract (the question); the amplification theorem is external.
+    Source: ht-mechanism (000), Abstract (the question); the amplification theorem is external.
 
     >>> round(amplified_laplace_scale(SRS(100, 10), BinaryDomain(100), 1.0), 6)  # 10/ln(1 + 10(e - 1))
     3.447709

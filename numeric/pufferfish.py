@@ -11,7 +11,7 @@ R = sum_{i != j, k} y_i / y_j,
 
 .. math:: f_{p,q,\varepsilon}(R) = P\big(1 - p - R < c e^X < 1 + p - R\big).
 
-Source: ``004_005a37d6f70bd1b7.txt``, Section 3.2 (Lemma 3.2.1, Theorem 3.2.2), Section 4.3
+Source: ``abs-pufferfish`` (004), Section 3.2 (Lemma 3.2.1, Theorem 3.2.2), Section 4.3
 (algorithm 4.3.2) and Appendix B (Proposition 1, Corollary B.1.2, Theorem B.2).
 """
 from __future__ import annotations
@@ -50,7 +50,7 @@ def pufferfish_scale(epsilon, q, tight=False):
     :math:`b^* = \frac{2}{\varepsilon}\ln\frac{1+q}{1-q}`, the smallest scale whose tight epsilon
     is at most eps (claims ``puff.tight.*``); b*/b lies in (1/2, 1), about 0.93 at q = 0.15.
 
-    Source: 004_005a37d6f70bd1b7.txt, Section 3.2, Theorem 3.2.2.
+    Source: abs-pufferfish (004), Section 3.2, Theorem 3.2.2.
 
     Parameters: ``epsilon`` > 0 finite and ``q`` in (0, 1), broadcast together (a shape clash
     names them); ``tight`` a boolean.  A scale beyond the float range (a subnormal epsilon) is ``inf``.
@@ -73,7 +73,7 @@ def pufferfish_epsilon(b, q):
     :math:`\varepsilon^*(b) = \frac{2}{b}\ln\frac{1+q}{1-q}` (the supremum over priors, approached
     by point masses at the far ends of two adjacent intervals).
 
-    Source: 004_005a37d6f70bd1b7.txt, Section 3.1 (Definition 3.1.4) and Section 3.2.
+    Source: abs-pufferfish (004), Section 3.1 (Definition 3.1.4) and Section 3.2.
 
     Parameters: ``b`` > 0 finite and ``q`` in (0, 1), broadcast together (a shape clash names
     them).  An epsilon beyond the float range (a subnormal b) is ``inf``.
@@ -150,7 +150,7 @@ def disclosure_risk(R, p, q, epsilon, tight=False):
     accuracy where it is tiny (within 1e-12 of mpmath at 60 digits in the tests; the condition
     number in R is about 1/b + 1).  0 <= f <= 1, f = 0 for R >= 1 + p, continuous in R.
 
-    Source: 004_005a37d6f70bd1b7.txt, Appendix B.1, Proposition 1 and Corollary B.1.2 (b.1.3).
+    Source: abs-pufferfish (004), Appendix B.1, Proposition 1 and Corollary B.1.2 (b.1.3).
 
     Parameters: ``R`` real (any shape; +-inf give 0, the limits); ``p``, ``q`` in (0, 1) scalars;
     ``epsilon`` > 0 finite with b < 1; ``tight`` a boolean.
@@ -192,7 +192,7 @@ def max_disclosure_risk(p, q, epsilon, tight=False):
     1 - (e^{-v/b} + e^{u/b})/2 kept only 5).  The source says the supremum can only be read off a
     graph (Remark after Theorem B.2).
 
-    Source: 004_005a37d6f70bd1b7.txt, Appendix B.2, Theorem B.2 and its Remark.
+    Source: abs-pufferfish (004), Appendix B.2, Theorem B.2 and its Remark.
 
     Parameters: ``p``, ``q`` in (0, 1) scalars; ``epsilon`` > 0 finite with b < 1; ``tight`` a
     boolean.  Returns ``(sup, argmax)``.
@@ -240,7 +240,7 @@ def simulate_disclosure_risk(y, j, k, p, q, epsilon, reps, rng, tight=False):
     scale-invariant (y and 1e300 y give the same draws and the same count), where the sum of the
     unscaled values overflows at 3 x 1e308.
 
-    Source: 004_005a37d6f70bd1b7.txt, Section 4.3, algorithm 4.3.2.
+    Source: abs-pufferfish (004), Section 4.3, algorithm 4.3.2.
 
     Parameters: ``y`` the contributors' true values (1-d); ``j`` the passive claimant and ``k`` the
     intruder (distinct indices); ``p``, ``q`` in (0, 1); ``epsilon`` > 0 with b < 1; ``reps`` an

@@ -1,5 +1,5 @@
 """Private quantiles beyond the histogram method: the inverse-sensitivity mechanism of Section 3 of
-``001_1dd3d7af6edcb71d.txt`` (Canesse, 2022; Asi and Duchi, "Near instance-optimality in differential
+``private-deciles`` (001) (Canesse, 2022; Asi and Duchi, "Near instance-optimality in differential
 privacy", 2020), the exponential mechanism for one quantile (Smith, STOC 2011; as in diffprivlib and
 OpenDP), JointExp (Gillenwater, Joseph and Kulesza, "Differentially private quantiles", ICML 2021) and the
 unbounded AboveThreshold estimator (Durfee, "Unbounded differentially private quantile and maximum
@@ -169,7 +169,7 @@ def inverse_sensitivity_pmf(data, grid, epsilon, rho=0, q=0.5, universe=None, lo
                           {\sum_{s \in \text{grid}} \exp(-\mathrm{len}^\rho(x, s)\,\varepsilon/2)},\qquad
               \mathrm{len}^\rho(x, t) = \min_{s \in \text{grid},\ |s - t| \le \rho} \mathrm{len}(x, s)
 
-    with the counting measure on the grid (Definitions 3.1.0.1-3.1.0.4 of ``001_1dd3d7af6edcb71d.txt``,
+    with the counting measure on the grid (Definitions 3.1.0.1-3.1.0.4 of ``private-deciles`` (001),
     Section 3.1; Asi and Duchi 2020).  The quantile is the order statistic x_(r), r = max(1, ceil(q n))
     (module docstring), and its length has the closed form
 
@@ -207,7 +207,7 @@ def inverse_sensitivity_loss(data, neighbour, grid, epsilon, rho=0, q=0.5, unive
     r"""Privacy loss max_t |ln P(t) - ln P'(t)| of :func:`inverse_sensitivity_pmf` between two datasets of the
     same size (points where both probabilities are 0 are left out; inf if only one of them is 0).
 
-    Theorem 3.1.0.1 of ``001_1dd3d7af6edcb71d.txt`` (Section 3.1; Asi and Duchi 2020) bounds it by epsilon
+    Theorem 3.1.0.1 of ``private-deciles`` (001) (Section 3.1; Asi and Duchi 2020) bounds it by epsilon
     for neighbours (one entry replaced).  For datasets differing in more entries the value is still the
     loss between them.  The floating-point value is rounded up: a bound on its roundoff
     (16 u (S + S' + 2 ln K + 2) + 4 K u with u = 2^-53, S and S' the spreads max w - min w of the finite
@@ -243,7 +243,7 @@ def exponential_quantile_pmf(data, grid, epsilon, q=0.5, log=False):
     .. math:: P(t) \propto \exp\big(\varepsilon\, u(t)/2\big),\qquad u(t) = -\big|\#\{x < t\} - q n\big|.
 
     u has sensitivity 1 between neighbours (one count moves by at most 1, Definition 1.2.0.1 and
-    Section 2.2.1 of ``001_1dd3d7af6edcb71d.txt``), so the mechanism is eps-DP (McSherry and Talwar 2007;
+    Section 2.2.1 of ``private-deciles`` (001)), so the mechanism is eps-DP (McSherry and Talwar 2007;
     the argument of Theorem 3.1.0.1, Section 3.1, with the utility -|#{x < t} - q n| in place of -len).
 
     Relation to the libraries (their source read for this): diffprivlib's ``quantile`` (0.6) draws an
@@ -455,7 +455,7 @@ def joint_exp_quantiles(x, qs, epsilon, a, b, rng=None, size=None):
               \big|\#\{x \in [o_{j-1}, o_j)\} - (q_j - q_{j-1})\,n\big|\Big),
 
     o_0 = a, o_{m+1} = b (the last interval closed), q_0 = 0, q_{m+1} = 1, Delta = 2: replacing one entry
-    (Definition 1.2.0.1 of ``001_1dd3d7af6edcb71d.txt``, Section 1.2) moves two of the counts by 1 each
+    (Definition 1.2.0.1 of ``private-deciles`` (001), Section 1.2) moves two of the counts by 1 each
     (each count has sensitivity 1, Section 2.2.1), the exponential mechanism (the argument of
     Theorem 3.1.0.1, Section 3.1).  The data are clipped to [a, b] as in the reference code.  The density
     is constant on products of the n + 1 intervals between consecutive sorted values; the sampler draws the
@@ -544,7 +544,7 @@ def _above_threshold_law(y: np.ndarray, threshold: float, b_t: float, b_q: float
 
         P(A = k) = int l(t - T) prod_{i<k} F(t - y_i) (1 - F(t - y_k)) dt,
 
-    F the Laplace(b_q) CDF (Section 2.1 of 001_1dd3d7af6edcb71d.txt, the first display of the proof of
+    F the Laplace(b_q) CDF (Section 2.1 of private-deciles (001), the first display of the proof of
     Theorem 2.1.0.1 with the earlier noises integrated out).  Integrated in u = (t - T)/b_t (so that a noise
     scale below the resolution of T is no trouble): Gauss-Legendre on the pieces between the kinks (u = 0 and
     every (y_i - T)/b_t) inside |u| <= 40 (the mass outside is below e^-40), pieces cut to width b/2 in t
@@ -684,7 +684,7 @@ def unbounded_quantile(x, q, epsilon, rng=None, beta=1.001, lower=0.0, size=None
     i.e. eps_1 = eps_2 = eps/2 in AboveThreshold with Lap(1/eps_1), Lap(1/eps_2): the counts are monotone
     (one replaced entry moves all of them the same way), for which eps_1 + eps_2 suffices (Lyu, Su and Li,
     PVLDB 2017; Durfee 2023 for this estimator) instead of Lap(4/eps) on the queries as in Section 2.1 of
-    ``001_1dd3d7af6edcb71d.txt`` (claim pd.at.monotone_noise).  The query form ell + beta^k - 1, the
+    ``private-deciles`` (001) (claim pd.at.monotone_noise).  The query form ell + beta^k - 1, the
     threshold q n and the equal split follow the paper's description and the public implementations read
     for this (YancyLan/DP_Gini ``core.py``, eps1 = eps2; google-research ``dp_clip_lib.py`` for the zCDP
     variant of the paper's Appendix C); the full text of the paper was not available here.
@@ -749,7 +749,7 @@ def unbounded_quantile_pmf(x, q, epsilon, beta=1.001, lower=0.0, num_queries=Non
 
     It is the law of AboveThreshold on the cumulative counts f_k(x) = #{x_i < ell + beta^k - 1} with
     threshold q n and Laplace(2/eps) noise on the threshold and on every query (Durfee, NeurIPS 2023; the
-    output law of Section 2.1 of ``001_1dd3d7af6edcb71d.txt``, first display of the proof of
+    output law of Section 2.1 of ``private-deciles`` (001), first display of the proof of
     Theorem 2.1.0.1, claim pd.at.output_law):
 
     .. math:: P(A = k) = \int l(t - qn) \prod_{i<k} F(t - f_i)\,(1 - F(t - f_k))\,dt

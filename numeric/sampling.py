@@ -1,4 +1,4 @@
-"""Sampling and privacy (``002_89b9dd341c0215c2.txt``, Shlomo and Skinner, Section 3).
+"""Sampling and privacy (``shlomo-skinner`` (002), Shlomo and Skinner, Section 3).
 
 The released table is the vector f = (f_1, ..., f_k) of sample counts over the k cells of a key,
 drawn from a population with cell counts F = (F_1, ..., F_k).  This module computes
@@ -181,7 +181,7 @@ def count_pmf_srs(f, F, log=False):
 
     the multivariate hypergeometric law of the counts of an SRS of n units out of N.
 
-    Source: 002_89b9dd341c0215c2.txt, Section 3, equation (2)(i).  The paper states the support as
+    Source: shlomo-skinner (002), Section 3, equation (2)(i).  The paper states the support as
     0 <= f_j <= F_j; the law is over {f : 0 <= f_j <= F_j, sum f_j = n} (it sums to 1 there, not
     over the larger set), and n is read from f itself: every f with f_j <= F_j is a possible SRS
     outcome for its own n.
@@ -229,7 +229,7 @@ def count_pmf_bernoulli(f, F, p, log=False):
     every population unit being selected independently with probability p (the design of Chaudhuri
     and Mishra, 2006).
 
-    Source: 002_89b9dd341c0215c2.txt, Section 3, equation (2)(ii); support 0 <= f_j <= F_j (the
+    Source: shlomo-skinner (002), Section 3, equation (2)(ii); support 0 <= f_j <= F_j (the
     sample size is random).
 
     Parameters: ``f``, ``F`` counts as in :func:`count_pmf_srs` (cells on the last axis of their
@@ -278,7 +278,7 @@ def chaudhuri_mishra_threshold(k, epsilon, delta):
     differential privacy by Bernoulli sampling requires suppressing those cells.  Since counts are
     integers, the smallest count that is kept is ``ceil(threshold)``.
 
-    Source: 002_89b9dd341c0215c2.txt, Section 3 (printed "2ε−1 log(2k/δ)", the log being natural:
+    Source: shlomo-skinner (002), Section 3 (printed "2ε−1 log(2k/δ)", the log being natural:
     with k = 2^16 and epsilon = delta = 1/3 it gives the paper's 77.3 and "suppressing cells with
     F_j < 78"), quoting Chaudhuri and Mishra (2006).
 
@@ -379,7 +379,7 @@ def expected_unique_proportion(N, n, n_keys, p_key, model="multinomial", m=1, po
     sum_c q_c^m e^{-N q_c} / sum_c q_c^m e^{-n q_c}; conditional: #(F_c = m) C(N-m, n-m)/C(N, n) /
     sum_c C(F_c, m) C(N - F_c, n - m)/C(N, n).
 
-    Source: 002_89b9dd341c0215c2.txt, Section 3 (numerical example: N = 10^6, 16 keys with
+    Source: shlomo-skinner (002), Section 3 (numerical example: N = 10^6, 16 keys with
     P(1) = 0.2, n = 5000 and 10000; printed 0.024 and 0.035) and Section 2.1 (Poisson model).
 
     Parameters: ``N`` >= 1, ``n`` in [m, N] (integer-valued; broadcast together), ``n_keys`` an
@@ -541,7 +541,7 @@ def simulate_sample_uniques(N, n, n_keys, p_key, reps, rng, progress=False):
     exact ratio of expectations given the population drawn, to which ``pooled`` converges (and
     ``mean`` up to a bias of relative order 1/E[#(f_c = 1)]).
 
-    Source: 002_89b9dd341c0215c2.txt, Section 3 (N = 10^6, 16 keys with P(1) = 0.2, 1000 samples of
+    Source: shlomo-skinner (002), Section 3 (N = 10^6, 16 keys with P(1) = 0.2, 1000 samples of
     n = 5000 and of n = 10000; printed averages 0.024 and 0.035).
 
     Parameters: ``N`` >= 1, ``n`` in [1, N], ``n_keys`` in [1, 62], ``reps`` >= 2 (integers);

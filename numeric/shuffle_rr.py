@@ -1,4 +1,4 @@
-"""The exact privacy profile of aggregated randomized response (``003_6dfa2dbc38b4b249.txt``,
+"""The exact privacy profile of aggregated randomized response (``k-randomization`` (003),
 Zhilyaev and Zeber, "K-Randomization", 2016: Section 3, display (3.1) and the question it leaves open,
 the largest value of the privacy ratio, in (epsilon, delta) form).
 
@@ -453,7 +453,7 @@ def aggregated_profile(n, q, epsilons, L=1):
     hockey-stick divergence H_eps = sum_s max(0, P(s) - e^eps P'(s)) between the laws of the released
     counts of two collections of n records that differ in one record.
 
-    Source: 003_6dfa2dbc38b4b249.txt, Section 3 (display (3.1) and the open largest ratio) and
+    Source: k-randomization (003), Section 3 (display (3.1) and the open largest ratio) and
     Section 3.1 (L = 1: A_n(m) ~ Bin(m, p) + Bin(n - m, q)); the method is described in the module
     docstring (threshold form per k, branch and bound over k with the remove-records bound).
 
@@ -508,7 +508,7 @@ def aggregated_epsilon(n, q, delta, L=1):
     (epsilon, delta)-differentially private: max over neighbouring collections of
     max(0, ln max_S (P(S) - delta)/P'(S)).
 
-    Source: 003_6dfa2dbc38b4b249.txt, Sections 3 and 3.1 (see the module docstring for the method).
+    Source: k-randomization (003), Sections 3 and 3.1 (see the module docstring for the method).
 
     Parameters: ``n >= 1``, ``q`` in (0, 1/2), ``delta`` in [0, 1] (a real scalar), ``L >= 1``.
 
@@ -569,7 +569,7 @@ def aggregated_search(n, q, *, epsilon=None, delta=None, max_evaluations=None):
     N^0.6 (measured: 688, 2948 evaluations at n = 10^4, 10^5 for eps0 = 0.5; 46, 219, 816, 3265 at
     10^4..10^7 for eps0 = 4; benchmarks/bench_shuffle_rr.py), against n for the full scan.
 
-    Source: 003_6dfa2dbc38b4b249.txt, Section 3.1; the remove-records bound ``kr.agg.remove_records``.
+    Source: k-randomization (003), Section 3.1; the remove-records bound ``kr.agg.remove_records``.
     The bracket [lower, upper] contains the exact maximum: ``upper`` is the safe-side value, ``lower``
     the same point's value with the safe-side slack removed in the other direction.  With
     ``max_evaluations`` (an integer >= 1) the search stops after about that many per-k evaluations
@@ -661,7 +661,7 @@ def fmt_clone_bound(n, eps0, delta):
     Delta ~ Bern(e^eps0 / (e^eps0 + 1)), P = (A + Delta, C - A + 1 - Delta) and
     Q = (A + 1 - Delta, C - A + Delta) (both directions are equal by the symmetry A -> C - A).
 
-    Used here as the comparison bound for 003_6dfa2dbc38b4b249.txt (randomized response is
+    Used here as the comparison bound for k-randomization (003) (randomized response is
     ln(p/q)-LDP, L bits L ln(p/q)).  The sum over C is exact on a window of C (the rest, < 2e-26, is
     added), each term a binomial cdf; eps by bisection to 4e-16 relative, returned at the upper end,
     accepting an eps only when delta(eps) (1 + 2e-11) <= delta, so that the float error of the sum (about

@@ -9,7 +9,7 @@ Given t, y is hypergeometric:
 The log pmf is evaluated with Loader's saddle-point method (as R's ``dbinom_raw``/``dhyper``): a
 difference of ``gammaln`` values loses about ulp(ln N!) ~ 1e-8 of relative accuracy at N = 1e7.
 
-Source: ``000_3f4b38deb4c4e7bd.txt``, Section 2.3 (Results 8 and 9).
+Source: ``ht-mechanism`` (000), Section 2.3 (Results 8 and 9).
 """
 from __future__ import annotations
 
@@ -193,7 +193,7 @@ def srs_binary_log_pmf(y, t, N, n):
     within about half an ulp, a relative error of the pmf below 1e-13 down to pmf ~ 1e-300 (a few
     ulps of ln f where numpy's long double is plain double).
 
-    Source: 000_3f4b38deb4c4e7bd.txt, Section 2.3, Result 8 (density of Z_0 given X = x).
+    Source: ht-mechanism (000), Section 2.3, Result 8 (density of Z_0 given X = x).
 
     Parameters: ``y`` integers (any finite value, -inf outside the support; an infinite or
     fractional y is refused naming ``y``) and ``t`` integers in [0, N], broadcast together (a shape
@@ -225,7 +225,7 @@ def srs_binary_pmf_ratio(y, t, N, n):
     ``inf`` at y = n + t - N >= 0 (only f_t > 0) and 0 at y = t + 1 <= n (only f_{t+1} > 0).
     The ratio decreases in y.
 
-    Source: 000_3f4b38deb4c4e7bd.txt, Section 2.3, Result 8 (proof).
+    Source: ht-mechanism (000), Section 2.3, Result 8 (proof).
 
     Parameters: ``t`` integers in [0, N - 1]; ``y`` integers in the support of f_t or of
     f_{t+1} (elsewhere the ratio is 0/0: ``ValueError``); broadcast together (a shape clash names
@@ -384,7 +384,7 @@ def srs_binary_delta0(epsilon, N, n, m_t, M_t):
     total counts n + 101 cells) is refused before it starts, naming ``M_t`` (too many totals) or
     ``n``; a pmf grid per total beyond the memory limit is refused naming ``n``.
 
-    Source: 000_3f4b38deb4c4e7bd.txt, Section 2.3, Result 8 (and Result 4 for one pair).
+    Source: ht-mechanism (000), Section 2.3, Result 8 (and Result 4 for one pair).
 
     Parameters: ``epsilon`` >= 0 (scalar or array; the result has its shape; ``inf`` allowed, NaN
     refused); ``N`` an integer in [1, 2^31 - 1]; ``n`` an integer in [1, N]; integers
@@ -459,7 +459,7 @@ def srs_binary_epsilon0(N, n, m_t, M_t):
     t in [m_t, M_t - 1] of both log-ratios is at t = M_t - 1 and t = m_t.  Evaluated as
     -log1p(-n/a) = ln(a/(a - n)).
 
-    Source: 000_3f4b38deb4c4e7bd.txt, Section 2.3, Result 9.
+    Source: ht-mechanism (000), Section 2.3, Result 9.
 
     Parameters (broadcast together; a shape clash names them): ``N`` integers in [1, 2^31 - 1];
     ``n`` integers in [1, N]; integers 0 <= m_t < M_t <= N (booleans and fractions refused).

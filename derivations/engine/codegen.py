@@ -38,7 +38,7 @@ def render_function(f: Formula) -> str:
     doc = textwrap.dedent(f"""\
         {f.doc}
 
-        Source: {f.source}.
+        Source: {f.source.cite()}.
         Proved by: {", ".join(f.claims)}.
         Expression: {f.expr}
         Expression hash: {f.digest()}

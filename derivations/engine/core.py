@@ -36,7 +36,6 @@ import dataclasses
 import os as _os  # TRANSITION
 import hashlib
 import inspect
-import multiprocessing
 import random
 import time
 import traceback
@@ -378,6 +377,7 @@ class Check:
     dps: int | None = None
     worst_error: str | None = None
     error: bool = False  # the method crashed or ran out of time (no decision)
+    budget_exhausted: bool = False   # stopped at the end of its CPU-time budget: never stored as final
     strength: str | None = None   # one of STRENGTHS when the check passed
     scope: str = ""
     steps: list[dict] = field(default_factory=list)
@@ -918,58 +918,9 @@ def verify_inline(c: Claim) -> Verdict:
     return Verdict(c.id, c.expected, [_run_method(c, m) for m in c.methods()])
 
 
-def _child(claim_id: str, conn) -> None:
-    conn.send(verify_inline(_CLAIMS[claim_id]))
-    conn.close()
-
-
 def verify_many(claims: Iterable[Claim], jobs: int = 1,
-                progress: Callable[[Verdict], None] | None = None) -> list[Verdict]:
-    """Verify claims in forked worker processes, each within its time budget.
-
-    A claim whose verification outlives ``claim.budget`` seconds is stopped and
-    reported as undecided (``ERROR``), so one slow simplification cannot hang the
-    run.  Results come back in the order of ``claims``.
-    """
-    claims = list(claims)
-    ctx = multiprocessing.get_context("fork")
-    results: dict[str, Verdict] = {}
-    pending = list(claims)
-    running: list[tuple[Claim, multiprocessing.Process, object, float]] = []
-    while pending or running:
-        while pending and len(running) < max(1, jobs):
-            c = pending.pop(0)
-            recv, send = ctx.Pipe(duplex=False)
-            p = ctx.Process(target=_child, args=(c.id, send), daemon=True)
-            p.start()
-            send.close()
-            running.append((c, p, recv, time.perf_counter()))
-        still = []
-        for c, p, recv, start in running:
-            elapsed = time.perf_counter() - start
-            if recv.poll(0.02):
-                try:
-                    v = recv.recv()
-                except EOFError:
-                    v = Verdict(c.id, c.expected,
-                                [Check("symbolic", False, elapsed, "worker died", error=True)])
-                p.join()
-            elif not p.is_alive():
-                v = Verdict(c.id, c.expected,
-                            [Check("symbolic", False, elapsed,
-                                   f"worker exited with code {p.exitcode}", error=True)])
-            elif elapsed > c.budget:
-                p.kill()
-                p.join()
-                v = Verdict(c.id, c.expected,
-                            [Check(c.methods()[0] if c.methods() else "symbolic", False, elapsed,
-                                   f"stopped after the time budget of {c.budget:g} s", error=True)])
-            else:
-                still.append((c, p, recv, start))
-                continue
-            recv.close()
-            results[c.id] = v
-            if progress:
-                progress(v)
-        running = still
-    return [results[c.id] for c in claims]
+                progress: Callable[[Verdict], None] | None = None, scale: float | None = None) -> list[Verdict]:
+    """Verify claims in worker processes, each within its budget of CPU time
+    (:func:`derivations.engine.runner.verify_many`)."""
+    from .runner import verify_many as run
+    return run(claims, jobs=jobs, progress=progress, scale=scale)

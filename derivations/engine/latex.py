@@ -18,29 +18,38 @@ import datetime
 import re
 from collections import OrderedDict
 
+import sympy as sp
+
 
 from .core import CITATIONS, STRENGTH_LABELS, Claim, Verdict, all_claims, all_errata, all_findings, all_readings
 from .papers import all_papers
 from .report import json_report
-from .texlayout import LINE, display, fit
+from .provenance import provenance_line
+from .render import hypotheses_latex
+from .texlayout import LINE, display_within, fit
 from .render import latex
 from .texprose import breakable_tt, math_item, names_pattern, prose, ref, tex_escape
 from .texwidth import tex_width
 
-__all__ = ["latex_document", "paper_section", "section_key", "tex_escape"]
+__all__ = ["catalogue_document", "latex_document", "paper_section", "section_key", "tex_escape"]
 
-TITLE = "Verified derivations"
+TITLE = "Catalogue of verified claims"
+#: Tallest display of a statement (pt): a third of the text height of an A4 page with these margins.
+MAX_FORMULA = 240.0
 SUBTITLE = "The mathematics of privacy in official statistics, machine-checked"
 
-PREAMBLE = r"""\documentclass[11pt,a4paper,oneside]{report}
-\usepackage[a4paper,margin=2.2cm]{geometry}
-\usepackage{amsmath,amssymb}
+#: The packages both documents use (Debian's texlive-latex-base and texlive-latex-recommended).
+PREAMBLE_PACKAGES = r"""\usepackage{amsmath,amssymb}
 \usepackage{microtype}
 \usepackage{xcolor}
 \usepackage[bookmarks=true,bookmarksnumbered=true,bookmarksopen=true,bookmarksdepth=2,
             colorlinks=true,linkcolor=blue!50!black,urlcolor=blue!50!black,
             pdftitle={%(title)s},pdfsubject={%(subtitle)s}]{hyperref}
 \allowdisplaybreaks
+"""
+PREAMBLE = r"""\documentclass[11pt,a4paper,oneside]{report}
+\usepackage[a4paper,margin=2.2cm]{geometry}
+""" + PREAMBLE_PACKAGES + r"""
 \setcounter{secnumdepth}{0}
 \setcounter{tocdepth}{1}
 \setlength{\parindent}{0pt}
@@ -95,6 +104,14 @@ def section_key(section: str) -> tuple:
         return (rank, first, int(minor[1:]) if minor else -1, section)
     front = section.split()[0] in ("Abstract", "Summary", "Introduction", "Preface")
     return (0 if front else 3, 0, 0, section)
+
+
+def section_heading(paper, section: str) -> str:
+    """``Section 2.1: AboveThreshold``, the heading the paper prints after its number (LaTeX)."""
+    title = paper.section_title(section)
+    if not title or title == section:
+        return tex_escape(section)
+    return tex_escape(section) + ": " + prose(title)
 
 
 def _in_paper_order(items, location=lambda x: x.source.location):
@@ -163,7 +180,8 @@ class _Writer:
                 f"{{\\Large {tex_escape(SUBTITLE)}\\par}}\n\\vspace{{2ex}}\n"
                 f"{{\\large claims from {len(papers)} of the {len(all_papers())} source documents\\par}}\n"
                 "\\vspace{1.5cm}\n"
-                f"{{\\large {datetime.date.today().isoformat()}\\par}}\n\\vspace{{2cm}}\n"
+                f"{{\\large {datetime.date.today().isoformat()}\\par}}\n\\vspace{{1ex}}\n"
+                f"{{\\small {tex_escape(provenance_line())}\\par}}\n\\vspace{{2cm}}\n"
                 "\\begin{tabular}{rl}\n" + table + "\n\\end{tabular}\n\\par\\vspace{1cm}\n"
                 "\\textbf{The claims stated by the toolkit or corrected, by strength of the verdict}\\par"
                 "\\vspace{1ex}\n\\begin{tabular}{rl}\n" + by + "\n\\end{tabular}\n\\end{titlepage}\n")
@@ -216,7 +234,7 @@ class _Writer:
         for c in _in_paper_order(claims):
             sections.setdefault(paper_section(c.source.location), []).append(c)
         for name, group in sections.items():
-            out.append(f"\\section{{{tex_escape(name)}}}\n")
+            out.append(f"\\section{{{section_heading(paper, name)}}}\n")
             out.extend(self.claim(c) for c in group)
         if findings:
             out.append("\\section{Findings of the review}\n")
@@ -236,24 +254,41 @@ class _Writer:
 
     def erratum(self, e) -> str:
         vp, vc = self.verdicts.get(e.printed.id), self.verdicts.get(e.corrected.id)
-        cex = ", ".join(f"${latex(k)} = {latex(v)}$" for k, v in e.printed.counterexample.items()) \
-            or "the closed statement itself (see the claim's note)"
-        out = [self.entry(f"erratum:{e.id}", e.id),
-               f"\\field{{Source}}{self.text(e.source.location)}.\n\n",
-               f"\\field{{As printed}}claim {self.ref(e.printed.id)}, "
-               f"{self.text(vp.label) if vp else 'not run'}.\n",
-               display(e.printed.lhs, e.printed.relation, e.printed.rhs),
-               f"\\field{{Counterexample}}{cex}.\n"]
-        if vp and vp.checks and vp.checks[0].detail:
-            detail = vp.checks[0].detail
-            out.append(self.text(detail[:1].upper() + detail[1:]) + ".\n")
-        out.append(f"\n\\field{{Why}}{self.text(e.explanation)}\n\n")
+        out = [self.entry(f"erratum:{e.id}", e.id), f"\\field{{Source}}{self.text(e.source.location)}.\n\n"]
+        out.append(self.erratum_body(e, vp, vc))
         if e.readings:
             out.append(f"\\field{{Rests on the readings}}{self.refs(e.readings)}.\n\n")
+        return "".join(out)
+
+    def erratum_body(self, e, vp, vc, max_formula: float = MAX_FORMULA) -> str:
+        """The paper's sentence and the printed formula with its verdict, the counterexamples (both
+        sides in decimals), why, the corrected formula and sentence with its verdict."""
+        out = []
+        if e.printed_text:
+            out.append(f"\\field{{The paper says}}``{self.text(e.printed_text)}''\n\n")
+        out.append(f"\\field{{As printed}}claim {self.ref(e.printed.id)}, {self.text(vp.label) if vp else 'not run'}.\n")
+        out.append(self.formula(e.printed, max_formula))
+        records = next((chk.evaluations for chk in vp.checks if chk.evaluations), []) if vp else []
+        for rec in records:
+            what = "Counterexample" if rec["role"] == "counterexample" else "Also false at"
+            out.append(f"\\field{{{what}}}{evaluation_tex(rec)}.\n\n")
+        if not records:
+            cex = ", ".join(f"${latex(k)} = {latex(v)}$" for k, v in e.printed.counterexample.items()) \
+                or "the closed statement itself"
+            out.append(f"\\field{{Counterexample}}{cex}.\n\n")
+        out.append(f"\\field{{Why}}{self.text(e.explanation)}\n\n")
         out.append(f"\\field{{Corrected}}claim {self.ref(e.corrected.id)}, "
                    f"{self.text(vc.label) if vc else 'not run'}.\n")
-        out.append(display(e.corrected.lhs, e.corrected.relation, e.corrected.rhs))
+        out.append(self.formula(e.corrected, max_formula))
+        if e.corrected_text:
+            out.append(f"\\field{{Corrected, it says}}``{self.text(e.corrected_text)}''\n\n")
         return "".join(out)
+
+    def formula(self, c: Claim, max_formula: float) -> str:
+        tex, short = display_within(c.lhs, c.relation, c.rhs, max_formula)
+        if short:
+            tex += f"{{\\small (Shortened: \\texttt{{dpderive show {tex_escape(c.id)}}} prints it whole.)}}\n\n"
+        return tex
 
     def reading(self, r) -> str:
         out = [self.entry(f"reading:{r.id}", r.id),
@@ -279,9 +314,10 @@ class _Writer:
         out = [f"% claim {c.id} hash:{c.digest()}\n", self.entry(f"claim:{c.id}", c.id),
                f"\\textbf{{{self.text(c.title)}}}\n\n",
                f"\\field{{Source}}{self.text(c.source.location)}.\\quad \\field{{Kind}}{c.kind}.\n",
-               display(c.lhs, c.relation, c.rhs)]
-        if c.conditions:
-            out.append("\\field{Conditions}" + _conditions(c.conditions) + ".\n\n")
+               self.formula(c, MAX_FORMULA)]
+        where = conditions_tex(c)
+        if where:
+            out.append("\\field{Conditions}" + where + ".\n\n")
         if c.note:
             out.append(f"\\field{{Note}}{self.text(c.note)}\n\n")
         if v is not None:
@@ -303,6 +339,9 @@ class _Writer:
             if chk.counterexample:
                 out.append(" Counterexample: " + ", ".join(math_item(f"{k} = {val}")
                                                            for k, val in chk.counterexample.items()) + ".\n")
+            if chk.method == "enumeration" and chk.passed and chk.scope:
+                out.append(" " + finite_check_words(chk, self.text) + "\n")
+                continue
             steps, rest = _steps(chk)
             if steps:
                 out.append("\\begin{steps}\n")
@@ -333,6 +372,39 @@ def _steps(chk) -> tuple[list[tuple[str, str]], str]:
     return steps, rest.strip()
 
 
+def evaluation_tex(record: dict) -> str:
+    """An exact evaluation of a check: the point and both sides there, each number with its decimal."""
+    def value(text: str, dec: str) -> str:
+        tex = latex(sp.sympify(text))
+        if dec:
+            tex += r" \approx " + dec[2:] if dec.startswith("≈") else " = " + dec[2:]
+        return tex
+
+    point = ", ".join(f"${latex(sp.sympify(k))} = {value(v, d)}$" for k, v, d in record["point"])
+    return ((point or "the closed statement itself") + f"; there $\\text{{lhs}} = {value(record['lhs'], record['lhs_decimal'])}$"
+            f" and $\\text{{rhs}} = {value(record['rhs'], record['rhs_decimal'])}$")
+
+
+def finite_check_words(chk, text) -> str:
+    """A passing exact check over a finite set, in words: what it ranged over and what it checked."""
+    cases = re.match(r"(\d+) cases", chk.detail)
+    n = f"{cases.group(1)} points" if cases else "every point"
+    if chk.strength == "exhaustive":
+        return (f"The claim ranges over a finite set; the stated relation was evaluated exactly at each of its "
+                f"{n} and holds at each ({text(chk.scope)}): a proof.")
+    return (f"The stated relation was evaluated exactly at {n} of this finite family and holds at each: "
+            f"{text(chk.scope)}. This is evidence for the general statement, not a proof of it.")
+
+
+def conditions_tex(c: Claim) -> str:
+    """The conditions and the hypotheses on the symbols, for a sentence: formulas in math mode."""
+    parts = [_conditions(c.conditions)] if c.conditions else []
+    hyp = hypotheses_latex(c.hypotheses())
+    if hyp:
+        parts.append("; ".join(f"${h}$" for h in hyp) + " (declared on the symbols)")
+    return "; ".join(parts)
+
+
 def _conditions(conditions) -> str:
     """The conditions in math, one formula each (so that a line may break between them); a condition
     wider than most of a line is set as a display."""
@@ -351,7 +423,10 @@ def _glyphs(text: str) -> str:
     return breakable_tt(text)[len("\\texttt{"):-1]
 
 
-def latex_document(verdicts: dict[str, Verdict]) -> str:
-    """The complete LaTeX report: title page, contents, how to read it, one chapter per source document
-    (its record, errata, readings, claims by section, findings), and the cited standard results."""
+def catalogue_document(verdicts: dict[str, Verdict]) -> str:
+    """The catalogue of claims (LaTeX): title page, contents, how to read it, one chapter per source
+    document (its record, errata, readings, claims by section, findings), and the cited standard results."""
     return _Writer(verdicts).document()
+
+
+latex_document = catalogue_document     # the name of earlier versions

@@ -21,6 +21,11 @@ class Paper:
     date: str                  # as printed ("24/10/2022", "February 24, 2016"), or ""
     venue: str = ""            # institution or venue as the document states it
     remark: str = ""           # what the record could not take from the document, and why
+    sections: tuple[tuple[str, str], ...] = ()   # ("Section 2.1", heading as printed), for contents
+
+    def section_title(self, section: str) -> str:
+        """The heading the document prints for ``section`` ("Section 2.1" -> "AboveThreshold"), or ''."""
+        return dict(self.sections).get(section, "")
 
     @property
     def number(self) -> str:
@@ -50,10 +55,56 @@ class Paper:
         """One line: authors (year), title [short name, file]."""
         return f"{self.by} ({self.year}), {self.title} [{self.short}, {self.file}]"
 
+    def bibtex(self) -> str:
+        """A BibTeX entry with what the document itself prints; a field it does not print is named in
+        ``note`` ("author not printed") rather than guessed.  The key is the short name.
+
+        >>> print(Paper("k-randomization", "003.txt", "K-Randomization", ("Maxim Zhilyaev", "David Zeber"),
+        ...             "February 24, 2016").bibtex())
+        @misc{k-randomization,
+          title = {{K-Randomization}},
+          author = {Zhilyaev, Maxim and Zeber, David},
+          year = {2016},
+          note = {Dated February 24, 2016. Source document 003.txt. Venue not printed.}
+        }
+        """
+        def escape(text: str) -> str:
+            return "".join("\\" + ch if ch in "&%$#_" else ch for ch in text)
+
+        fields = [("title", "{" + escape(self.title) + "}")]
+        missing = []
+        if self.authors:
+            fields.append(("author", " and ".join(_bib_name(a) for a in self.authors)))
+        else:
+            missing.append("author")
+        if self.date:
+            if self.year != "n.d.":
+                fields.append(("year", self.year))
+        else:
+            missing.append("date")
+        if self.venue:
+            fields.append(("howpublished", escape(self.venue)))
+        else:
+            missing.append("venue")
+        note = (f"Dated {escape(self.date)}. " if self.date else "") + f"Source document {escape(self.file)}."
+        if missing:
+            note += " " + ", ".join(missing).capitalize() + " not printed."
+        if self.remark:
+            note += " " + escape(self.remark)
+        fields.append(("note", note))
+        body = ",\n".join(f"  {k} = {{{v}}}" for k, v in fields)
+        return f"@misc{{{self.short},\n{body}\n}}"
+
     def record(self) -> dict:
         """The record as a dictionary (JSON reports)."""
         return {"short": self.short, "file": self.file, "title": self.title, "authors": list(self.authors),
                 "date": self.date, "venue": self.venue, "remark": self.remark, "cite": self.cite()}
+
+
+def _bib_name(name: str) -> str:
+    """``"Chris J. Skinner"`` as BibTeX's ``"Skinner, Chris J."``."""
+    parts = name.split()
+    return name if len(parts) < 2 else f"{parts[-1]}, {' '.join(parts[:-1])}"
 
 
 _PAPERS: dict[str, Paper] = {}

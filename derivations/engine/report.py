@@ -15,6 +15,7 @@ import sympy as sp
 from .core import (CITATIONS, STRENGTH_LABELS, STRENGTHS, Claim, Erratum, Verdict, all_claims, all_errata,
                    all_findings, all_readings)
 from .papers import Paper, all_papers
+from .provenance import provenance
 from .render import hypotheses_unicode
 from .terminal import ELLIPSIS, MAX_WIDTH, cut, cut_apart, display, hanging, pretty, wrap
 
@@ -117,7 +118,7 @@ def _located(item) -> dict:
 
 
 def json_report(verdicts: dict[str, Verdict]) -> dict:
-    """Everything verified: per claim its id, paper, source, kind, statement (full and a short display
+    """Everything verified, with the provenance of the run (:mod:`.provenance`): per claim its id, paper, source, kind, statement (full and a short display
     form), method, passed, seconds; the errata with printed and corrected forms and counterexamples;
     the readings and findings of these claims (and those naming no claim, of their papers); the bibliographic record of every paper (``papers``, each with its
     counts in this report) that the ``paper`` field of each item names.  ``passed`` means the
@@ -139,7 +140,8 @@ def json_report(verdicts: dict[str, Verdict]) -> dict:
                   reference=CITATIONS[k].reference, claims=ids) for k, ids in citation_index(vs).items()]
     papers = [dict(p.record(), label=p.label(), number=p.number, **scope.of(p)) for p in all_papers()]
     ok = sum(v.ok for v in vs)
-    return {"summary": {"claims": len(claims), "as_expected": ok, "unexpected": len(claims) - ok,
+    return {"provenance": provenance(),
+            "summary": {"claims": len(claims), "as_expected": ok, "unexpected": len(claims) - ok,
                         "errata": len(errata), "readings": len(readings), "findings": len(findings),
                         "by_strength": dict(strength_counts(vs)), "by_label": dict(label_counts(vs))},
             "papers": papers, "claims": [claim_record(c, verdicts[c.id]) for c in claims], "errata": errata,

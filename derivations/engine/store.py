@@ -20,6 +20,7 @@ re-verified the others.
 The file::
 
     {"format": 1, "fingerprint": "<sha256>", "written": "<UTC time>",
+     "provenance": {"dpderive": ..., "commit": ..., "python": ..., "sympy": ..., ...},
      "verdicts": {"<claim id>": {"digest": "<claim digest>", "label": "<label>",
                                  "verdict": {"claim_id": ..., "expected": ..., "checks": [...]}}}}
 
@@ -43,6 +44,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from .core import Check, Claim, Verdict
+from .provenance import provenance
 
 FORMAT = 1
 ENVIRONMENT = "DPDERIVE_CACHE"
@@ -219,8 +221,13 @@ class Store:
         return v, ""
 
     def put(self, claims: Iterable[Claim], verdicts: Iterable[Verdict]) -> None:
+        """Store the verdicts, except those stopped at the end of a budget of CPU time: such a
+        verdict says nothing final, so the next command verifies the claim again."""
         by_id = {c.id: c for c in claims}
         for v in verdicts:
+            if any(c.budget_exhausted for c in v.checks):
+                self.entries.pop(v.claim_id, None)
+                continue
             self.entries[v.claim_id] = {"digest": by_id[v.claim_id].digest(), "label": v.label,
                                         "verdict": verdict_to_dict(v)}
 
@@ -235,7 +242,7 @@ class Store:
                     fh.write("# results of `dpderive verify`, written by the command\n*\n")
         self.written = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
         data = {"format": FORMAT, "fingerprint": self.fingerprint, "written": self.written,
-                "verdicts": dict(sorted(self.entries.items()))}
+                "provenance": provenance(), "verdicts": dict(sorted(self.entries.items()))}
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".results-", suffix=".tmp")
         try:
             with os.fdopen(fd, "w") as fh:

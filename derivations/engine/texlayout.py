@@ -17,6 +17,7 @@ row); deeper breaks are ``aligned`` blocks inside their brackets.
 from __future__ import annotations
 
 import functools
+import re
 
 import sympy as sp
 from sympy.core.function import AppliedUndef
@@ -243,6 +244,8 @@ def fit(e, avail: float) -> str:
     tex = latex(e)
     if width(tex) <= avail:
         return tex
+    if isinstance(e, sp.UnevaluatedExpr):        # a held form is laid out as what it holds
+        return fit(e.args[0], avail)
     out: str | None = None
     if e.is_Add:
         out = _block(add_lines(e, avail))
@@ -338,6 +341,54 @@ def _rows(e: sp.Expr, avail: float) -> list[str]:
         head = sign + (r"\frac{1}{" + fit(d, avail - 2 * EM) + "} " if d != 1 else "")
         return _product_rows(head, _factors(n), avail)
     return [fit(e, avail)]
+
+
+#: Estimated height of a display row, ordinary and with a fraction, sum, integral, binomial or cases (pt).
+ROW_PT, TALL_PT = 17.0, 28.0
+_TALL = re.compile(r"\\(frac|sum|int|prod|binom|begin\{cases\})")
+
+
+def height(tex: str) -> float:
+    """Estimated height in pt of display LaTeX: each of its lines (nested ones included) counts
+    :data:`ROW_PT`, or :data:`TALL_PT` when it holds a fraction, sum, integral, binomial or cases."""
+    return sum(TALL_PT if _TALL.search(row) else ROW_PT for row in tex.split("\\\\"))
+
+
+def _side_rows(e: sp.Expr, avail: float) -> list[str]:
+    """Rows of one side; a tall ``cases`` block (a Piecewise side) is split into one row per case so that
+    it can be shortened like a sum."""
+    if isinstance(e, sp.Piecewise):
+        block = _piecewise(e, avail)
+        if height(block) > 4 * TALL_PT:
+            inner = block[len(r"\begin{cases} "):-len(r" \end{cases}")].split(r" \\ ")
+            return [r"\left\{\;\begin{aligned} " + row.replace(" & ", r" && ") + r"\end{aligned}\right." for row in inner]
+    return _rows(e, avail)
+
+
+def display_within(lhs, rel: str, rhs, max_height: float, avail: float = LINE) -> tuple[str, bool]:
+    """:func:`display`, shortened to at most about ``max_height`` pt: when the whole is taller, each side
+    keeps its first rows and a row ``\\cdots`` stands for the rest.  Returns (LaTeX, shortened)."""
+    tex = display(lhs, rel, rhs, avail)
+    if height(tex) <= max_height:
+        return tex, False
+    lhs, rhs = sp.sympify(lhs), sp.sympify(rhs)
+    rt = _REL_TEX[rel]
+
+    def first(rows: list[str], room: float) -> tuple[list[str], float]:
+        """The first rows that fit in ``room`` (a row ``\\cdots`` for the rest), and the height used."""
+        kept, used = [], 0.0
+        for k, row in enumerate(rows):
+            h = height(row)
+            if used + h > room - (ROW_PT if k < len(rows) - 1 else 0):
+                return kept + [r"\qquad \cdots" if kept else r"\cdots"], used + ROW_PT
+            kept.append(row)
+            used += h
+        return kept, used
+
+    left, used = first(_side_rows(lhs, avail), max_height - ROW_PT)
+    right, _ = first(_side_rows(rhs, avail - 2 * EM), max(max_height - used, 2 * ROW_PT))
+    rows = ["&" + ln for ln in left] + ["&" + rt + " " + right[0]] + ["&" + ln for ln in right[1:]]
+    return "\\begin{align*}\n" + " \\\\\n".join(rows) + "\n\\end{align*}\n", True
 
 
 def display(lhs, rel: str, rhs, avail: float = LINE) -> str:
