@@ -48,7 +48,7 @@ HASHES = {
 def laplace_pdf(x, b, mu):
     """Laplace(mu, b) density exp(-|x - mu|/b)/(2b).
 
-    Source: 004_005a37d6f70bd1b7.txt, Appendix A.1, Lemma 1.
+    Source: abs-pufferfish (004), Appendix A.1, Lemma 1.
     Proved by: laplace.pdf_normalised.
     Expression: exp(-Abs(mu - x)/b)/(2*b)
     Expression hash: ae7bd522d0c9af71
@@ -59,7 +59,7 @@ def laplace_pdf(x, b, mu):
 def laplace_cdf(x, b, mu):
     """Laplace(mu, b) distribution function.
 
-    Source: 004_005a37d6f70bd1b7.txt, Appendix B.1.
+    Source: abs-pufferfish (004), Appendix B.1.
     Proved by: laplace.cdf_left, laplace.cdf_right.
     Expression: Piecewise((exp((-mu + x)/b)/2, mu > x), (1 - exp((mu - x)/b)/2, True))
     Expression hash: f05a27ba3794fe5d
@@ -70,7 +70,7 @@ def laplace_cdf(x, b, mu):
 def laplace_mgf_finite(a, b, mu):
     """E[e^{aX}] = e^{a mu}/((1 - ab)(1 + ab)), valid for |ab| < 1.
 
-    Source: 004_005a37d6f70bd1b7.txt, Appendix A.1, Lemma 1.
+    Source: abs-pufferfish (004), Appendix A.1, Lemma 1.
     Proved by: laplace.mgf, laplace.mgf_stable_form.
     Expression: exp(a*mu)/((-a*b + 1)*(a*b + 1))
     Expression hash: 9358fb3af396486e
@@ -81,7 +81,7 @@ def laplace_mgf_finite(a, b, mu):
 def log_laplace_mean_finite(b, mu):
     """E[e^X] = e^mu / ((1 - b)(1 + b)), valid for b < 1.
 
-    Source: 004_005a37d6f70bd1b7.txt, Appendix A.1, Lemma 1.
+    Source: abs-pufferfish (004), Appendix A.1, Lemma 1.
     Proved by: laplace.mgf, laplace.mgf_stable_form.
     Expression: exp(mu)/((1 - b)*(b + 1))
     Expression hash: 1f2666b9110d474b
@@ -92,7 +92,7 @@ def log_laplace_mean_finite(b, mu):
 def log_laplace_variance_finite(b, mu):
     """Var(e^X), valid for b < 1/2.
 
-    Source: 004_005a37d6f70bd1b7.txt, Appendix A.1, Lemma 1.
+    Source: abs-pufferfish (004), Appendix A.1, Lemma 1.
     Proved by: log_laplace.variance_stable.
     Expression: b**2*(b**2 + 2)*exp(2*mu)/((1 - 2*b)*(1 - b)**2*(b + 1)**2*(2*b + 1))
     Expression hash: 05d62eb328c58bfa
@@ -103,7 +103,7 @@ def log_laplace_variance_finite(b, mu):
 def bias_correction_finite(b, mu):
     """w = (1 - b^2) e^{-mu} = 1/E[e^X], valid for b < 1.
 
-    Source: 004_005a37d6f70bd1b7.txt, Appendix A.2, Proposition 4.
+    Source: abs-pufferfish (004), Appendix A.2, Proposition 4.
     Proved by: ht.prop4_unbiased, ht.prop4_unique.
     Expression: (1 - b)*(b + 1)*exp(-mu)
     Expression hash: 28de69e844cc1263
@@ -114,7 +114,7 @@ def bias_correction_finite(b, mu):
 def corrected_factor_variance(b):
     """Var(w e^X) of the bias-corrected factor, valid for b < 1/2.
 
-    Source: 004_005a37d6f70bd1b7.txt, Appendix A.3.
+    Source: abs-pufferfish (004), Appendix A.3.
     Proved by: ht.corrected_factor_variance, ht.census_variance_stable.
     Expression: b**2*(b**2 + 2)/((1 - 2*b)*(2*b + 1))
     Expression hash: e530b6787938196a
@@ -125,7 +125,7 @@ def corrected_factor_variance(b):
 def pufferfish_scale_printed(epsilon, q):
     """Laplace scale of Theorem 3.2.2: b = -(4/eps) ln(1 - q) (eps > 0, q in (0, 1)).
 
-    Source: 004_005a37d6f70bd1b7.txt, Section 3.2, Theorem 3.2.2 and its proof.
+    Source: abs-pufferfish (004), Section 3.2, Theorem 3.2.2 and its proof.
     Proved by: puff.thm322.ratio.
     Expression: -4*log(1 - q)/epsilon
     Expression hash: ced2cd09e48da60f
@@ -136,7 +136,7 @@ def pufferfish_scale_printed(epsilon, q):
 def pufferfish_scale_tight(epsilon, q):
     """Tight Laplace scale for eps-Pufferfish q% intervals: b* = (2/eps) ln((1+q)/(1-q)).
 
-    Source: 004_005a37d6f70bd1b7.txt, Section 3.1, Definition 3.1.4 and (3.1.1)-(3.1.3).
+    Source: abs-pufferfish (004), Section 3.1, Definition 3.1.4 and (3.1.1)-(3.1.3).
     Proved by: puff.tight.scale.
     Expression: 2*log((q + 1)/(1 - q))/epsilon
     Expression hash: 6652026c2c994e37
@@ -147,7 +147,7 @@ def pufferfish_scale_tight(epsilon, q):
 def pufferfish_epsilon_tight(b, q):
     """Tight Pufferfish epsilon of the log-Laplace mechanism at scale b: (2/b) ln((1+q)/(1-q)).
 
-    Source: 004_005a37d6f70bd1b7.txt, Section 3.1, Definition 3.1.4 and (3.1.1)-(3.1.3).
+    Source: abs-pufferfish (004), Section 3.1, Definition 3.1.4 and (3.1.1)-(3.1.3).
     Proved by: puff.tight.epsilon.
     Expression: 2*log((q + 1)/(1 - q))/b
     Expression hash: 34b1bf4f7b988b28
@@ -158,7 +158,7 @@ def pufferfish_epsilon_tight(b, q):
 def laplace_mechanism_delta(epsilon, Delta, b):
     """delta(eps) of the Laplace mechanism with sensitivity Delta and scale b: max(0, 1 - e^{(eps - Delta/b)/2}).
 
-    Source: 000_3f4b38deb4c4e7bd.txt, Section 1.4, census design.
+    Source: ht-mechanism (000), Section 1.4, census design.
     Proved by: htm.census.delta.
     Expression: Max(0, 1 - exp(-Delta/(2*b) + epsilon/2))
     Expression hash: 67367289609b881d
@@ -169,7 +169,7 @@ def laplace_mechanism_delta(epsilon, Delta, b):
 def mixture_ratio_interval(z, u_minus, u_plus, v_minus, v_plus, b):
     """f_x/f_x' between consecutive atoms: (u^- e^{z/b} + u^+ e^{-z/b})/(v^- e^{z/b} + v^+ e^{-z/b}), v = u' the coefficients of x'.
 
-    Source: 000_3f4b38deb4c4e7bd.txt, Section 2.2.2, proof of Result 6.
+    Source: ht-mechanism (000), Section 2.2.2, proof of Result 6.
     Proved by: htm.ratio.interval_form.
     Expression: (u_minus*exp(z/b) + u_plus*exp(-z/b))/(v_minus*exp(z/b) + v_plus*exp(-z/b))
     Expression hash: 3d02ae374bc710f3
@@ -180,7 +180,7 @@ def mixture_ratio_interval(z, u_minus, u_plus, v_minus, v_plus, b):
 def mixture_ratio_interval_derivative(z, u_minus, u_plus, v_minus, v_plus, b):
     """d/dz of mixture_ratio_interval: 2 (u^- v^+ - u^+ v^-)/(b (v^- e^{z/b} + v^+ e^{-z/b})^2).
 
-    Source: 000_3f4b38deb4c4e7bd.txt, Section 2.2.2, proof of Result 6.
+    Source: ht-mechanism (000), Section 2.2.2, proof of Result 6.
     Proved by: htm.ratio.derivative.
     Expression: (2*u_minus*v_plus - 2*u_plus*v_minus)/(b*(v_minus*exp(z/b) + v_plus*exp(-z/b))**2)
     Expression hash: 1b50980d98372fc2
@@ -191,7 +191,7 @@ def mixture_ratio_interval_derivative(z, u_minus, u_plus, v_minus, v_plus, b):
 def srs_binary_pmf_ratio(y, t, N, n):
     """f_t(y)/f_{t+1}(y) for simple random sampling on binary data (hypergeometric laws).
 
-    Source: 000_3f4b38deb4c4e7bd.txt, Section 2.3, Result 8 and its proof.
+    Source: ht-mechanism (000), Section 2.3, Result 8 and its proof.
     Proved by: htm.r8.pmf_ratio.
     Expression: (N - t)*(t - y + 1)/((t + 1)*(N - n - t + y))
     Expression hash: 5a36c60ef5b827e4
@@ -202,7 +202,7 @@ def srs_binary_pmf_ratio(y, t, N, n):
 def srs_binary_epsilon0_finite(N, n, m_t, M_t):
     """eps_{Z_0}(0) of SRS on binary data when min(m_t, N - M_t) >= n (else +oo).
 
-    Source: 000_3f4b38deb4c4e7bd.txt, Section 2.3, Result 9.
+    Source: ht-mechanism (000), Section 2.3, Result 9.
     Proved by: htm.r9.epsilon0.
     Expression: log(Max((m_t + 1)/(m_t - n + 1), (-M_t + N + 1)/(-M_t + N - n + 1)))
     Expression hash: c8a20df972a17754
@@ -213,7 +213,7 @@ def srs_binary_epsilon0_finite(N, n, m_t, M_t):
 def amplified_laplace_scale(epsilon, Delta, q):
     """Laplace scale of the generic route (Laplace on the sample, sensitivity Delta, amplification by subsampling with fraction q): Delta / ln(1 + (e^eps - 1)/q).
 
-    Source: 000_3f4b38deb4c4e7bd.txt, Abstract (the question of the noise scale).
+    Source: ht-mechanism (000), Abstract (the question of the noise scale).
     Proved by: profile.amplification.generic_scale.
     Expression: Delta/log(1 + (exp(epsilon) - 1)/q)
     Expression hash: a03eb8ee38013896
