@@ -246,6 +246,7 @@ def _stored(claims, jobs: int, quiet: bool, fresh: bool, scale: float | None = N
 
 def cmd_verify(args) -> int:
     from derivations.engine import report, store
+    from derivations.engine.render import text_unicode
     from derivations.engine.terminal import ELLIPSIS
 
     width = _width(args.width)
@@ -269,7 +270,8 @@ def cmd_verify(args) -> int:
     print(report.totals_text(scope, width))
     for v in verdicts:
         if not v.ok:
-            _print_lines(f"UNEXPECTED: {v.claim_id}: {v.label}: " + "; ".join(c.detail for c in v.checks), width)
+            _print_lines(f"UNEXPECTED: {v.claim_id}: {v.label}: " + "; ".join(text_unicode(c.detail) for c in v.checks),
+                         width)
     if problem:
         print(f"dpderive: the verdicts were not stored: {problem}", file=sys.stderr)
     else:

@@ -25,7 +25,7 @@ from .core import CITATIONS, STRENGTH_LABELS, Claim, Verdict, all_claims, all_er
 from .papers import all_papers
 from .report import json_report
 from .provenance import provenance_line
-from .render import hypotheses_latex
+from .render import MATH_OPEN, hypotheses_latex, text_parts
 from .texlayout import LINE, display_within, fit
 from .render import latex
 from .texprose import breakable_tt, math_item, names_pattern, prose, ref, tex_escape
@@ -142,7 +142,19 @@ class _Writer:
 
     # -- pieces ------------------------------------------------------------------------------------
     def text(self, s: str) -> str:
-        return prose(s, self.links, self.names)
+        """Prose for LaTeX: its ASCII mathematics typeset, names linked; an expression marked by the
+        engine (:func:`~derivations.engine.render.math`) set from the expression itself, as a display
+        when it is wider than half a line."""
+        if MATH_OPEN not in s:
+            return prose(s, self.links, self.names)
+        out = []
+        for kind, part in text_parts(s):
+            if kind == "text":
+                out.append(prose(part, self.links, self.names))
+            else:
+                tex = latex(part)
+                out.append(f"${tex}$" if tex_width(tex, 1) <= LINE / 2 else f"\n\\[ {fit(part, LINE - 40)} \\]\n")
+        return "".join(out)
 
     def ref(self, name: str) -> str:
         return ref(name, self.links)

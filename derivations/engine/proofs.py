@@ -27,7 +27,7 @@ from typing import Iterable, Mapping
 import sympy as sp
 
 from .notation import release
-from .render import RELATION_SIGNS, unicode as _d
+from .render import math as _m
 from .core import (RELATIONS, Claim, Enumeration, Proof, Step, _evaluate_at, _outside, all_of, is_zero,
                    mechanical)
 
@@ -251,7 +251,7 @@ def conclude(claim: Claim, param: Parametrization | None = None, certificate: sp
         if not same:
             return steps + _conclusion(claim, False, f"lhs - rhs was not shown equal to the certificate {certificate}")
         ok = has_sign(cert, need)
-        return steps + _conclusion(claim, ok, f"lhs - rhs = {_d(certificate)}, which is {need}"
+        return steps + _conclusion(claim, ok, f"lhs - rhs = {_m(certificate)}, which is {need}"
                                    + ("" if ok else " -- not shown"))
     ok = has_sign(expr, need)
     what = "lhs - rhs is identically 0" if need == "zero" else f"lhs - rhs is {need}"
@@ -303,8 +303,8 @@ def conclude_cases(claim: Claim, var: sp.Symbol, breakpoints: Iterable[sp.Expr],
     for k, (value, cert) in enumerate(zip(pieces, certs)):
         broken = next((cnd for cnd in conds if _false_on(cnd.subs(var, value))), None)
         if broken is not None:
-            steps = steps + mechanical(True, f"piece {k + 1} of {len(pieces)} ({_d(var)} = {_d(value)}) is empty: "
-                                             f"the condition {_d(broken)} fails on all of it")
+            steps = steps + mechanical(True, f"piece {k + 1} of {len(pieces)} ({_m(sp.Eq(var, value, evaluate=False))}) is empty: "
+                                             f"the condition {_m(broken)} fails on all of it")
             continue
         e = _factor_abs(expr.subs(var, value))
         if cert is not None:
@@ -313,9 +313,9 @@ def conclude_cases(claim: Claim, var: sp.Symbol, breakpoints: Iterable[sp.Expr],
         else:
             ok = has_sign(e, need)
         all_ok &= ok
-        steps = steps + mechanical(ok, f"piece {k + 1} of {len(pieces)} ({_d(var)} = {_d(value)}): lhs - rhs is {need}"
+        steps = steps + mechanical(ok, f"piece {k + 1} of {len(pieces)} ({_m(sp.Eq(var, value, evaluate=False))}): lhs - rhs is {need}"
                                    + ("" if ok else " -- not shown"))
-    return steps + _conclusion(claim, all_ok, f"the stated relation holds on every piece of the line of {_d(var)}"
+    return steps + _conclusion(claim, all_ok, f"the stated relation holds on every piece of the line of {_m(var)}"
                                if all_ok else "not shown on every piece")
 
 
@@ -341,7 +341,7 @@ class Case:
         """The claim's relation in this case (its conclusion becomes a mechanical step of the split)."""
         p = conclude(self.claim, param, certificate, _case=self.conditions)
         last = p.steps[-1]
-        where = ", ".join(map(_d, self.conditions)) or "every point"
+        where = ", ".join(map(_m, self.conditions)) or "every point"
         return Proof(*p.steps[:-1], Step("mechanical", f"case {where}: {last.text}", last.ok))
 
     def split(self, expr: sp.Expr, nonnegative, negative) -> Proof:
@@ -349,7 +349,7 @@ class Case:
         callable taking the sub-case and returning its proof."""
         expr = sp.sympify(expr)
         below = sp.Le(expr, -1) if expr.is_integer else sp.Lt(expr, 0)
-        return all_of(mechanical(True, f"the cases {_d(expr)} ≥ 0 and {_d(below)} cover "
+        return all_of(mechanical(True, f"the cases {_m(sp.Ge(expr, 0, evaluate=False))} and {_m(below)} cover "
                                        + ("the integers" if expr.is_integer else "the reals")),
                       nonnegative(Case(self.claim, self.conditions + (sp.Ge(expr, 0),))),
                       negative(Case(self.claim, self.conditions + (below,))))
@@ -372,7 +372,7 @@ def conclude_evaluation(claim: Claim) -> Proof:
         ok = lhs == rhs or (not (lhs.is_infinite or rhs.is_infinite) and is_zero(lhs - rhs))
     else:
         ok = RELATIONS[claim.relation](lhs, rhs) is sp.true
-    return _conclusion(claim, ok, f"evaluates to {_d(lhs)} {RELATION_SIGNS[claim.relation]} {_d(rhs)}" + ("" if ok else " -- fails"))
+    return _conclusion(claim, ok, f"evaluates to {_m(RELATIONS[claim.relation](lhs, rhs, evaluate=False))}" + ("" if ok else " -- fails"))
 
 
 def exhaust(claim: Claim, points: Iterable[Mapping[sp.Symbol, sp.Expr]], scope: str = "") -> Enumeration:
@@ -468,7 +468,7 @@ def conclude_shift(claim: Claim, *shifts: tuple[sp.Symbol, sp.Expr]) -> Proof:
             return _conclusion(claim, False, f"the right-hand side has no integral over {var} to translate")
     lhs = release(claim.lhs)
     same = is_zero(sp.Add(lhs, -moved)) or _same_integrals(lhs, moved)
-    what = "with " + ", ".join(f"{_d(v)} → {_d(v)} - ({_d(c)})" for v, c in shifts) + " in the integrals of the right-hand side, "
+    what = "with " + ", ".join(f"{_m(v)} → {_m(v - c)}" for v, c in shifts) + " in the integrals of the right-hand side, "
     return _conclusion(claim, same, what + ("it is the left-hand side" if same else "it was not shown equal to the "
                                                                                     "left-hand side"))
 

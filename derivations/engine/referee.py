@@ -99,7 +99,7 @@ class _Referee(_Writer):
                 f"Repairs of the text conversion are listed as readings, remarks as findings. "
                 + (f"{bad} claims had an unexpected outcome in this run." if bad else
                    "Every claim had its expected outcome in this run.") + "\n\n"
-                "\\begin{center}\\small\n\\begin{tabular}{llrrrrrrr}\n\\toprule\n"
+                "\\begin{center}\\small\\setlength{\\tabcolsep}{4pt}\n\\begin{tabular}{@{}llrrrrrrr@{}}\n\\toprule\n"
                 "paper & by & claims & proved & checked & other & errata & readings & findings \\\\\n\\midrule\n"
                 + "\n".join(rows) + "\n\\bottomrule\n\\end{tabular}\n\\end{center}\n"
                 "\\emph{proved}: PROVED, PROVED (with citations) or PROVED (exhaustive); \\emph{checked}: exact checks "
@@ -114,8 +114,9 @@ class _Referee(_Writer):
                         f" & {self.text(e.source.location)} & {self.text(e.printed.title)} & "
                         f"{tex_escape(vc.label if vc else 'not run')} \\\\")
         return ("\\section*{The errata at a glance}\n"
-                "{\\small\n\\begin{longtable}{@{}r>{\\raggedright}p{2.2cm}>{\\raggedright}p{3.4cm}"
-                ">{\\raggedright}p{7.6cm}>{\\raggedright\\arraybackslash}p{2.2cm}@{}}\n\\toprule\n"
+                "{\\small\\setlength{\\tabcolsep}{4pt}\n\\begin{longtable}{@{}r>{\\raggedright}p{2.3cm}"
+                ">{\\raggedright}p{3.3cm}>{\\raggedright}p{7.6cm}>{\\raggedright\\arraybackslash}p{2.1cm}@{}}\n"
+                "\\toprule\n"
                 "& paper & place & what the paper prints & correction \\\\\n\\midrule\n\\endhead\n"
                 + "\n".join(rows) + "\n\\bottomrule\n\\end{longtable}\n}\n")
 

@@ -468,3 +468,39 @@ def hypotheses_unicode(hypotheses) -> list[str]:
 def hypotheses_latex(hypotheses) -> list[str]:
     """``Claim.hypotheses()`` as LaTeX formulas (without ``$``)."""
     return [_HYPOTHESIS_LATEX[kind].format(", ".join(latex(s) for s in syms)) for kind, syms in hypotheses]
+
+
+# -- mathematics inside text: proof steps and check details ---------------------------------------------
+#: Brackets around an expression (its ``srepr``) inside a step's text: each renderer sets it in its form.
+MATH_OPEN, MATH_CLOSE = "⟦", "⟧"
+_MARKED = re.compile(re.escape(MATH_OPEN) + r"(.*?)" + re.escape(MATH_CLOSE), re.S)
+
+
+def math(expr) -> str:
+    """``expr`` marked inside a text (a proof step), so that the terminal shows it in one line of the papers'
+    notation and the LaTeX documents typeset it (:func:`text_parts`)."""
+    return MATH_OPEN + sp.srepr(sp.sympify(expr)) + MATH_CLOSE
+
+
+def text_parts(text: str) -> list[tuple[str, object]]:
+    """``text`` as ``[("text", str) | ("math", expr), ...]``, the marked expressions rebuilt."""
+    out, k = [], 0
+    for m in _MARKED.finditer(text):
+        if m.start() > k:
+            out.append(("text", text[k:m.start()]))
+        out.append(("math", sp.sympify(m.group(1))))
+        k = m.end()
+    if k < len(text):
+        out.append(("text", text[k:]))
+    return out
+
+
+def text_unicode(text: str) -> str:
+    """``text`` with its marked expressions in one line of the papers' notation.
+
+    >>> text_unicode("lhs - rhs = " + math(sp.Symbol("x") ** 2) + ", which is nonnegative")
+    'lhs - rhs = x², which is nonnegative'
+    """
+    if MATH_OPEN not in text:
+        return text
+    return "".join(part if kind == "text" else unicode(part) for kind, part in text_parts(text))

@@ -16,7 +16,7 @@ from .core import (CITATIONS, STRENGTH_LABELS, STRENGTHS, Claim, Erratum, Verdic
                    all_findings, all_readings)
 from .papers import Paper, all_papers
 from .provenance import provenance
-from .render import hypotheses_unicode
+from .render import hypotheses_unicode, text_unicode
 from .terminal import ELLIPSIS, MAX_WIDTH, cut, cut_apart, display, hanging, pretty, wrap
 
 #: Width of the short display form kept in the JSON report.
@@ -104,8 +104,11 @@ def claim_record(c: Claim, v: Verdict | None) -> dict:
     rec = {"id": c.id, "title": c.title, "paper": c.source.paper.short, "cite": c.source.cite(),
            "source": {"document": c.source.document, "location": c.source.location},
            "kind": c.kind, "statement": str(c.statement), "display": cut(display(c.statement), DISPLAY_WIDTH),
-           "latex": c.latex(), "conditions": [str(k) for k in c.conditions], "expected": c.expected,
-           "hash": c.digest()}
+           "latex": c.latex(), "conditions": [str(k) for k in c.conditions],
+           "conditions_display": [display(k) for k in c.conditions],
+           "hypotheses": [{"kind": kind, "symbols": [display(sym) for sym in syms]} for kind, syms in c.hypotheses()],
+           "hypotheses_display": hypotheses_unicode(c.hypotheses()), "expected": c.expected,
+           "by_construction": c.by_construction, "hash": c.digest()}
     if v is not None:
         rec.update({"method": v.method, "passed": v.ok, "holds": v.holds, "label": v.label,
                     "strength": v.strength, "citations": v.citations,
@@ -130,7 +133,8 @@ def json_report(verdicts: dict[str, Verdict]) -> dict:
     errata = []
     for e in scope.errata:
         vp, vc = verdicts.get(e.printed.id), verdicts.get(e.corrected.id)
-        errata.append({**_located(e), "explanation": e.explanation, "readings": list(e.readings),
+        errata.append({**_located(e), "printed_text": e.printed_text, "corrected_text": e.corrected_text,
+                       "explanation": e.explanation, "readings": list(e.readings),
                        "printed": claim_record(e.printed, vp), "corrected": claim_record(e.corrected, vc),
                        "counterexample": {str(k): str(val) for k, val in e.printed.counterexample.items()}})
     readings = [dict(_located(r), printed=r.printed, reading=r.reading, why=r.why, alternatives=r.alternatives,
@@ -403,13 +407,13 @@ def claim_text(c: Claim, v: Verdict, width: int, results: str = "") -> str:
             status = "passed" if chk.passed else ("error" if chk.error else "not proved")
             out += wrap(f"- {chk.method} ({status}), {len(chk.steps)} steps:", width, ROW, first=INDENT)
             out += [line for st in chk.steps
-                    for line in wrap(f"[{st['kind']}] {st['text']}", width, ROW + "  ", first=ROW)]
+                    for line in wrap(f"[{st['kind']}] {text_unicode(st['text'])}", width, ROW + "  ", first=ROW)]
             joined = "; ".join(f"[{st['kind']}] {st['text']}" for st in chk.steps)
             rest = chk.detail[len(joined):].strip("; ") if chk.detail.startswith(joined) else ""
             if rest:
-                out += wrap(rest, width, ROW, first=ROW)
+                out += wrap(text_unicode(rest), width, ROW, first=ROW)
         else:
-            out += wrap(f"- {chk.method}: {chk.detail}", width, ROW, first=INDENT)
+            out += wrap(f"- {chk.method}: {text_unicode(chk.detail)}", width, ROW, first=INDENT)
         for rec in chk.evaluations:
             point, sides = evaluation_text(rec)
             out += wrap(f"{rec['role']}: {point}; there {sides}", width, ROW, first=ROW)

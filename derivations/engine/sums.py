@@ -19,9 +19,12 @@ from typing import Iterable, Mapping
 import sympy as sp
 
 from .notation import release
-from .render import unicode as _d
+from .render import math as _m
+
 from .core import Claim, Proof, all_of, cite, citation, is_zero, mechanical
 from .proofs import _NEED, _conclusion, _implied, _normal
+
+_J, _G = sp.Symbol("j", integer=True), sp.Function("G")   # in the texts of steps
 
 citation("karr_indefinite_sum", "Indefinite sums (Karr's convention)",
          "For G with G(j + 1) - G(j) = f(j) for every integer j, sum_{j=a}^{b} f(j) = G(b + 1) - G(a) for all "
@@ -129,9 +132,9 @@ def conclude_sums(claim: Claim, certificate: sp.Expr, reflect: Mapping[sp.Sum, s
         if s not in expr.atoms(sp.Sum):
             return _conclusion(claim, False, f"the claim has no sum {s} to reindex")
         ok = bool(big_n.is_integer) and sign_under(big_n, "nonnegative", claim.conditions)
-        steps = all_of(steps, cite("karr_indefinite_sum", f"j → {_d(big_n)} - j in {_d(s)}"),
-                       cite("binomial_symmetry", f"C({_d(big_n)}, {_d(big_n)} - j) = C({_d(big_n)}, j)"),
-                       mechanical(ok, f"{_d(big_n)} is a nonnegative integer"))
+        steps = all_of(steps, cite("karr_indefinite_sum", f"j → {_m(big_n - _J)} in {_m(s)}"),
+                       cite("binomial_symmetry", _m(sp.Eq(sp.binomial(big_n, big_n - _J), sp.binomial(big_n, _J), evaluate=False))),
+                       mechanical(ok, f"{_m(big_n)} is a nonnegative integer"))
         if not ok:
             return steps + _conclusion(claim, False, f"{big_n} was not shown a nonnegative integer")
         expr = expr.xreplace({s: _reflected(s, big_n)})
@@ -156,7 +159,7 @@ def conclude_sums(claim: Claim, certificate: sp.Expr, reflect: Mapping[sp.Sum, s
         ok = bool(big_n.is_integer) and sign_under(big_n, "nonnegative", claim.conditions)
         if not ok:
             continue
-        steps = all_of(steps, cite("binomial_theorem", f"G({_d(big_n)} + 1) - G(0) = ({_d(x)} + {_d(y)})^{_d(big_n)}"))
+        steps = all_of(steps, cite("binomial_theorem", _m(sp.Eq(_G(big_n + 1) - _G(0), sp.Pow(x + y, big_n, evaluate=False), evaluate=False))))
         expr = sp.expand(expr - top * (g(big_n + 1) - g(0)) + top * (x + y)**big_n)
     left = [e for e in expr.atoms(sp.core.function.AppliedUndef) if e.func in ind.names]
     if left:
@@ -165,7 +168,7 @@ def conclude_sums(claim: Claim, certificate: sp.Expr, reflect: Mapping[sp.Sum, s
         return steps + _conclusion(claim, False, f"lhs - rhs was not shown equal to the certificate {certificate}")
     need = _NEED[claim.relation]
     ok = sign_under(certificate, need, tuple(claim.conditions) + tuple(conditions))
-    return steps + _conclusion(claim, ok, f"lhs - rhs = {_d(certificate)}, which is {need}" + ("" if ok else " -- not shown"))
+    return steps + _conclusion(claim, ok, f"lhs - rhs = {_m(certificate)}, which is {need}" + ("" if ok else " -- not shown"))
 
 
 # -- signs under conditions ------------------------------------------------------------------------------------

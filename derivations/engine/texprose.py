@@ -97,7 +97,7 @@ _ENGLISH_SHORT = {
     "It", "As", "At", "By", "No", "Of", "Or", "So", "To", "We", "An", "Do", "Be", "Is", "id", "th", "nd",
     "rd", "st", "ed", "al", "pp", "Ch", "Sec", "Thm", "et"}
 # Yhat, zbar: a decorated symbol
-_DECORATED = r"[A-Z]hat|[a-z]bar"
+_DECORATED = r"(?!What$|That$|Chat$)[A-Z]hat|[a-z]bar"   # not the English words
 # after "a" or "A", these words are not the noun of an article: "for a in {0, 1}", "A is empty"
 _AFTER_SYMBOL = {"in", "with", "and", "or", "is", "are", "of", "for", "to", "then", "has", "gives", "where",
                  "when", "so", "at", "on", "the", "be", "not", "ni", "from", "by", "over", "under", "into", "as",

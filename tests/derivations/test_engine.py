@@ -4,7 +4,7 @@ from __future__ import annotations
 import sympy as sp
 
 import derivations
-from derivations.engine.core import Claim, Enumeration, Source, Verdict, verify_inline, verify_many, register
+from derivations.engine.core import Claim, Enumeration, Source, verify_inline
 
 SRC = Source("test", "engine")
 x = sp.Symbol("x", positive=True)
@@ -32,7 +32,7 @@ def test_numeric_check_finds_counterexample_and_is_not_called_a_proof():
 
 
 def test_enumeration_reports_failing_case():
-    c = Claim(id="t.enum", title="", source=SRC, kind="identity", lhs=x, rhs=x,
+    c = Claim(id="t.enum", title="", source=SRC, kind="identity", lhs=x, rhs=x + 1,
               enumeration=lambda: Enumeration(False, 3, "case 3 fails", {"k": "3"}))
     v = verify_inline(c)
     assert v.method == "enumeration" and not v.holds and v.counterexample == {"k": "3"}
@@ -52,24 +52,6 @@ def test_crash_is_an_error_not_a_pass():
     c = Claim(id="t.crash", title="", source=SRC, kind="sign", lhs=x, relation=">", proof=boom)
     v = verify_inline(c)
     assert not v.decided and not v.ok and v.label == "ERROR" and "boom" in v.checks[0].detail
-
-
-def test_time_budget_stops_a_slow_verification():
-    import time
-
-    def slow():
-        time.sleep(30)
-
-    c = register(Claim(id="t.slow_budget", title="", source=SRC, kind="sign", lhs=x, relation=">",
-                       proof=slow, budget=0.5))
-    try:
-        t0 = time.perf_counter()
-        (v,) = verify_many([c], jobs=1)
-        assert time.perf_counter() - t0 < 10
-        assert isinstance(v, Verdict) and v.label == "ERROR" and "budget" in v.checks[0].detail
-    finally:
-        from derivations.engine import core
-        del core._CLAIMS[c.id]
 
 
 def test_divergence_claims():
