@@ -26,6 +26,10 @@ from numeric import cli
 from numeric._common import ParameterError
 from numeric.cli import main
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_terminal import sympy_syntax  # noqa: E402  (the one definition of SymPy source syntax)
+from derivations.engine.render import prose_unicode  # noqa: E402
+
 SRS_100 = ["--N", "100", "--n", "10"]
 
 
@@ -113,11 +117,28 @@ def test_list_and_show(capsys):
     assert rc == 2 and len(err.splitlines()) == 1 and out == ""
 
 
-def test_latex_command(capsys, tmp_path):
-    out = tmp_path / "r.tex"
-    rc, stdout, err = run(capsys, "latex", "--out", out, "--only", "ht.prop4*", "--quiet")
+def test_latex_command_writes_the_referee_report_and_the_catalogue(capsys, tmp_path):
+    rc, stdout, err = run(capsys, "latex", "--outdir", tmp_path, "--only", "laplace.mgf_ab_plus_one*", "--quiet")
     assert rc == 0, stdout + err
-    assert r"\end{document}" in out.read_text()
+    report, catalogue = (tmp_path / "referee-report.tex").read_text(), (tmp_path / "catalogue.tex").read_text()
+    assert r"\end{document}" in report and r"\end{document}" in catalogue
+    assert "Referee report" in report and "The paper says" in report and "ab = 1" in report
+    assert "Catalogue of verified claims" in catalogue
+    for text in (report, catalogue):
+        assert "SymPy" in text and "mpmath" in text and "NumPy" in text          # provenance
+
+
+def test_latex_outdir_must_be_a_directory(capsys, tmp_path, no_computation):
+    line = assert_one_line_error(capsys, ["latex", "--only", "ht.indicator_square", "--outdir",
+                                          tmp_path / "no" / "such"], "--outdir")
+    assert "not a directory" in line
+
+
+def test_papers_bibtex(capsys):
+    rc, out, _ = run(capsys, "papers", "--bibtex")
+    assert rc == 0 and out.count("@misc{") == 5
+    for p in derivations.all_papers():
+        assert f"@misc{{{p.short}," in out
 
 
 def test_calibrate_census_closed_form(capsys):
@@ -161,8 +182,8 @@ def test_verify_prints_strengths_and_show_lists_citations_readings_findings(caps
     assert {r["id"] for r in data["readings"]} >= {"htm.r7.reading.orientation", "htm.r7.reading.hypothesis"}
     rc, stdout, _ = run(capsys, "show", "htm.r7.minus_out_x_zero_in.d_sign")
     assert rc == 0
-    assert "finding:    htm.r7.finding.case8_uses_hypothesis" in stdout
-    assert "reading:    htm.r7.reading.hypothesis" in stdout
+    assert "finding:     htm.r7.finding.case8_uses_hypothesis" in stdout
+    assert "reading:     htm.r7.reading.hypothesis" in stdout
     rc, stdout, _ = run(capsys, "readings")
     assert rc == 0 and "htm.r7.reading.difference_not_derivative" in stdout and "read as:" in stdout
     rc, stdout, _ = run(capsys, "findings")
@@ -183,7 +204,6 @@ def test_calibrate_epsilon_800_no_traceback(capsys):
 @pytest.mark.parametrize("args, flag", [
     (["profile", *SRS_100, "--b", "1", "--plot", "{missing}/p.png"], "--plot"),
     (["verify", "--only", "ht.indicator_square", "--json", "{missing}/v.json"], "--json"),
-    (["latex", "--only", "ht.indicator_square", "--out", "{missing}/r.tex"], "--out"),
     (["profile", *SRS_100, "--b", "1", "--plot", "{tmp}"], "--plot"),             # a directory
     (["profile", *SRS_100, "--b", "1", "--plot", "{tmp}/p.nosuchformat"], "--plot"),
     (["verify", "--only", "ht.indicator_square", "--json", "{tmp}"], "--json"),
@@ -433,8 +453,7 @@ def test_verify_table_by_paper_readable_and_within_the_width(capsys, tmp_path, m
         assert "000_3f4b38deb4c4e7bd.txt" not in stdout          # the paper by its name, not its file
         table, errata = stdout.split("Errata (1)")
         formulas = table + "".join(re.findall(r"(?:printed|counterexample|corrected): .*\n(?: {20}.*\n)*", errata))
-        for raw in ("Eq(", "oo", "Abs(", "**"):                  # statements in display form (prose aside)
-            assert raw not in formulas, raw
+        assert not sympy_syntax(formulas), sympy_syntax(formulas)  # statements in the papers' notation
         assert "* htm.r2.not_pure: ht-mechanism (000), Section 2.1, Result 2" in stdout
         assert "printed:        [REFUTED]" in stdout and "= ∞" in stdout
     data = json.loads(out.read_text())
@@ -447,6 +466,37 @@ def test_verify_table_by_paper_readable_and_within_the_width(capsys, tmp_path, m
     assert papers["k-randomization"]["authors"] == ["Maxim Zhilyaev", "David Zeber"]
     assert data["errata"][0]["paper"] == "ht-mechanism"
     assert all(r["paper"] == "ht-mechanism" and r["cite"].startswith("ht-mechanism (000), ") for r in data["readings"])
+
+
+def test_verify_output_is_in_the_papers_notation_with_titles_hypotheses_and_decimals(capsys, tmp_path):
+    """The verify text of two papers at 80 columns: every line within the width, no SymPy source syntax
+    outside the papers' quoted sentences and the explanations (prose written by people), each claim's
+    title before its statement, conditions after 'if', errata with decimals, and printed and corrected
+    lines that differ on screen."""
+    rc, out, err = run(capsys, "verify", "--only", "private-deciles", "--only", "abs-pufferfish", "--width", 80,
+                       "--quiet")
+    assert rc == 0, out + err
+    assert widest(out) <= 80
+    table, errata = out.split("Errata (7)")
+    assert not sympy_syntax(table), sympy_syntax(table)[:5]
+    c = derivations.get("pd.hm.query_tail")
+    block = table[table.index(c.id):].splitlines()
+    assert block[1].strip().startswith(prose_unicode(c.title)[:40]) and block[2].strip() == "k e^(-εα/8) = β/2"
+    assert block[3].strip().startswith("if ") and "k = 1, 2, …" in block[3] and "β, ε > 0" in block[3]
+    shown = {}
+    for e in derivations.errata():
+        if e.source.paper.short not in ("private-deciles", "abs-pufferfish"):
+            continue
+        entry = errata[errata.index(f"* {e.id}:"):]
+        entry = entry[:entry.find("\n  * ") if "\n  * " in entry else None]
+        assert "the paper says: “" in entry and "corrected, it says: “" in entry, e.id
+        lines = {k: re.search(rf"    {k}:\s+(.*)", entry).group(1) for k in ("printed", "corrected")}
+        assert lines["printed"] != lines["corrected"], e.id
+        formulas = "".join(re.findall(r"(?:printed|counterexample|also false at|corrected): .*\n(?: {20}.*\n)*", entry))
+        assert not sympy_syntax(formulas), (e.id, sympy_syntax(formulas))
+        shown[e.id] = entry
+    assert "(≈ 0.2214)" in shown["pd.erratum.uniform_empirical_decile"]          # S_1 + S_2 - 1 at n = 10
+    assert "also false at:  r = 1, i = 7, γ = 1/10 (= 0.1)" in shown["pd.erratum.normal_empirical_decile"]
 
 
 def test_verify_summary_is_per_paper(capsys):
@@ -483,7 +533,7 @@ def test_only_matches_papers_locations_and_ids(capsys):
 
 @pytest.mark.parametrize("command_", ["list", "verify", "summary", "readings", "latex"])
 def test_only_matching_nothing_says_what_can_be_matched(capsys, tmp_path, no_computation, command_):
-    args = [command_, "--only", "000"] + (["--out", tmp_path / "r.tex"] if command_ == "latex" else [])
+    args = [command_, "--only", "000"] + (["--outdir", tmp_path] if command_ == "latex" else [])
     args[2] = "Result 99"
     line = assert_one_line_error(capsys, args, "--only")
     assert line.startswith("dpderive: --only: 'Result 99' matches no claim; a term is a paper (")
@@ -538,13 +588,15 @@ def test_show_prints_the_paper_record_and_reuses_the_stored_verdict(capsys, monk
     monkeypatch.setattr(cli, "_verify", lambda claims, *a: counted.append(len(claims)) or real(claims, *a))
     rc, out, _ = run(capsys, "show", "htm.r2.tight_degenerate_instance")
     assert rc == 0 and counted == []
-    for line in ("paper:      ht-mechanism (000)", "  title:    [The Horvitz-Thompson estimate",
-                 "  file:     000_3f4b38deb4c4e7bd.txt", "source:     ht-mechanism (000), Section 2.1, Result 2",
-                 "verdict:    PROVED"):
+    for line in ("paper:       ht-mechanism (000)", "  title:     [The Horvitz-Thompson estimate",
+                 "  file:      000_3f4b38deb4c4e7bd.txt", "source:      ht-mechanism (000), Section 2.1, Result 2",
+                 "verdict:     PROVED"):
         assert line in out, line
     assert says(out, "results: reused 1 stored verdict (") and not says(out, "verified 1")
     rc, out, _ = run(capsys, "show", "htm.r2.tight_degenerate_instance", "--fresh")
     assert rc == 0 and counted == [1] and says(out, "verified 1 (--fresh)")
+    rc, out, _ = run(capsys, "show", "laplace.mgf")              # the assumptions on its symbols, shown
+    assert rc == 0 and "hypotheses:  b > 0; a, μ real (declared on the symbols" in out and "sympy:" not in out
 
 
 # -- the results store ------------------------------------------------------------------------------
@@ -563,11 +615,11 @@ def test_summary_and_latex_reuse_stored_verdicts_and_redo_stale_ones(capsys, mon
     data = json.loads(results_store.read_text())
     data["verdicts"]["htm.r2.tight"]["digest"] = "0" * 16
     results_store.write_text(json.dumps(data))
-    rc, out, _ = run(capsys, "latex", "--only", R2, "--out", tmp_path / "r.tex", "--quiet")
+    rc, out, _ = run(capsys, "latex", "--only", R2, "--outdir", tmp_path, "--quiet")
     assert rc == 0 and counted == [["htm.r2.tight"]]
     assert says(out, "reused 4 stored verdicts") and says(out, "verified 1 (stale: claim changed)")
-    assert (tmp_path / "r.tex").read_text().count("htm.r2") >= 5
-    rc, out, _ = run(capsys, "latex", "--only", R2, "--out", tmp_path / "r.tex", "--quiet", "--fresh")
+    assert (tmp_path / "catalogue.tex").read_text().count("htm.r2") >= 5
+    rc, out, _ = run(capsys, "latex", "--only", R2, "--outdir", tmp_path, "--quiet", "--fresh")
     assert rc == 0 and len(counted[-1]) == 5 and says(out, "verified 5 (--fresh)")
 
 

@@ -33,7 +33,6 @@ announced result that is missing, a title wider than its statement) is a :class:
 from __future__ import annotations
 
 import dataclasses
-import os as _os  # TRANSITION
 import hashlib
 import inspect
 import random
@@ -265,7 +264,7 @@ class Claim:
         # restricts nothing: it is not shown
         self.conditions = tuple(cnd for cnd in conditions if cnd is not sp.true)
         folded = self.folded()
-        if folded and not self.by_construction and not _os.environ.get("DPDERIVE_TRANSITION_FOLDED"):  # TRANSITION
+        if folded and not self.by_construction:
             raise ValueError(f"{self.id}: lhs - rhs is 0 as the claim is built (SymPy folded the statement to "
                              "X = X, so no check could reach it): keep the printed form "
                              "(derivations.engine.notation: defined, held) or mark it by_construction=True")

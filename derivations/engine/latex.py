@@ -111,7 +111,15 @@ def section_heading(paper, section: str) -> str:
     title = paper.section_title(section)
     if not title or title == section:
         return tex_escape(section)
-    return tex_escape(section) + ": " + prose(title)
+    # the heading is text in the paper's language (not prose to typeset: 'La', 'du' are words); only its
+    # Greek letters and a parenthesised relation are mathematics
+    text = re.sub(r"\b(eps|delta)\b", lambda m: {"eps": "\x00varepsilon", "delta": "\x00delta"}[m.group(1)], title)
+    text = (tex_escape(text).replace("\x00varepsilon", r"\texorpdfstring{$\varepsilon$}{eps}")
+            .replace("\x00delta", r"\texorpdfstring{$\delta$}{delta}"))
+    text = re.sub(r"\((\w) (\\textgreater\{\}|=) (\d)\)",
+                  lambda m: "(" + rf"\texorpdfstring{{${m.group(1)} {'>' if 'greater' in m.group(2) else '='} {m.group(3)}$}}"
+                  rf"{{{m.group(1)} {'>' if 'greater' in m.group(2) else '='} {m.group(3)}}}" + ")", text)
+    return tex_escape(section) + ": " + text
 
 
 def _in_paper_order(items, location=lambda x: x.source.location):
@@ -138,7 +146,9 @@ class _Writer:
         self.links.update({c["key"]: f"cite:{c['key']}" for c in self.cites})
         every = [c.id for c in all_claims()] + [e.id for e in all_errata()] + [r.id for r in all_readings()] \
             + [f.id for f in all_findings()] + list(CITATIONS)
-        self.names = names_pattern(every)
+        # a name of the numeric layer in the prose (numeric.above_threshold_privacy_loss) is a name too:
+        # one entry with its prefix makes every numeric.<name> one
+        self.names = names_pattern(every + ["numeric.functions"])
 
     # -- pieces ------------------------------------------------------------------------------------
     def text(self, s: str) -> str:
@@ -146,11 +156,11 @@ class _Writer:
         engine (:func:`~derivations.engine.render.math`) set from the expression itself, as a display
         when it is wider than half a line."""
         if MATH_OPEN not in s:
-            return prose(s, self.links, self.names)
+            return _wide_math_displayed(prose(s, self.links, self.names))
         out = []
         for kind, part in text_parts(s):
             if kind == "text":
-                out.append(prose(part, self.links, self.names))
+                out.append(_wide_math_displayed(prose(part, self.links, self.names)))
             else:
                 tex = latex(part)
                 out.append(f"${tex}$" if tex_width(tex, 1) <= LINE / 2 else f"\n\\[ {fit(part, LINE - 40)} \\]\n")
@@ -222,12 +232,15 @@ class _Writer:
                        + "; ".join(f"{tex_escape(p.title)} ({breakable_tt(p.file)})" for p in without) + ".\n\n")
         return "".join(out)
 
-    def paper_chapter(self, paper) -> str:
+    def of_paper(self, paper) -> tuple[list, list, list, list]:
+        """The claims, errata, readings and findings of one paper, each in the paper's order."""
         doc = paper.file
-        claims = [c for c in self.claims if c.source.document == doc]
-        errata = _in_paper_order([e for e in self.errata if e.source.document == doc])
-        readings = _in_paper_order([r for r in self.readings if r.source.document == doc])
-        findings = _in_paper_order([f for f in self.findings if f.source.document == doc])
+        return ([c for c in self.claims if c.source.document == doc],
+                *(_in_paper_order([x for x in items if x.source.document == doc])
+                  for items in (self.errata, self.readings, self.findings)))
+
+    def paper_chapter(self, paper) -> str:
+        claims, errata, readings, findings = self.of_paper(paper)
         if not (claims or errata or readings or findings):
             return ""
         out = [f"\\chapter{{{tex_escape(paper.title)}}}\n", self.record(paper)]
@@ -384,17 +397,32 @@ def _steps(chk) -> tuple[list[tuple[str, str]], str]:
     return steps, rest.strip()
 
 
+_INLINE = re.compile(r"(?<!\\)\$([^$]+)\$")
+
+
+def _wide_math_displayed(tex: str, line: float = LINE) -> str:
+    """Inline formulas of prose between half a line and a line wide set as displays (TeX breaks them
+    badly inside a paragraph); wider ones stay inline, where TeX may still break them at a relation."""
+    def one(m: re.Match) -> str:
+        return m.group(0) if not line / 2 < tex_width(m.group(1), 1) <= 0.95 * line \
+            else "\n\\[ " + m.group(1) + " \\]\n"
+    return _INLINE.sub(one, tex)
+
+
 def evaluation_tex(record: dict) -> str:
     """An exact evaluation of a check: the point and both sides there, each number with its decimal."""
     def value(text: str, dec: str) -> str:
         tex = latex(sp.sympify(text))
+        if dec and tex_width(tex, 1) > LINE / 3:     # a long exact form: its decimal, the form in `show`
+            return (r"\approx " if dec.startswith("≈") else "= ") + dec[2:] + r"\ \text{(exact form: \texttt{show})}"
         if dec:
             tex += r" \approx " + dec[2:] if dec.startswith("≈") else " = " + dec[2:]
         return tex
 
     point = ", ".join(f"${latex(sp.sympify(k))} = {value(v, d)}$" for k, v, d in record["point"])
-    return ((point or "the closed statement itself") + f"; there $\\text{{lhs}} = {value(record['lhs'], record['lhs_decimal'])}$"
-            f" and $\\text{{rhs}} = {value(record['rhs'], record['rhs_decimal'])}$")
+    sides = [value(record[k], record[k + "_decimal"]) for k in ("lhs", "rhs")]
+    sides = [v if v.startswith(("=", r"\approx")) else "= " + v for v in sides]
+    return (point or "the closed statement itself") + f"; there $\\text{{lhs}} {sides[0]}$ and $\\text{{rhs}} {sides[1]}$"
 
 
 def finite_check_words(chk, text) -> str:

@@ -75,7 +75,7 @@ class Defined(sp.Expr):
         return self.name
 
     def _sympystr(self, printer):
-        from .terminal import symbol_name
+        from .render import symbol_name
         return symbol_name(self.name)
 
 
@@ -91,11 +91,15 @@ def held(expr) -> sp.Expr:
 
 
 def release(expr):
-    """``expr`` with every :class:`Defined` replaced by its definition and every :func:`held` form
-    carried out: the tree is rebuilt bottom-up with SymPy's evaluation on, so that the engine compares
-    what the notation means."""
+    """``expr`` with every :class:`Defined` replaced by its definition, every :func:`held` form carried
+    out (the tree rebuilt bottom-up with SymPy's evaluation on) and every printed derivative taken, so
+    that the engine compares what the notation means."""
     expr = sp.sympify(expr)
-    return _rebuild(expr) if expr.has(Defined, sp.UnevaluatedExpr) else expr
+    if expr.has(Defined, sp.UnevaluatedExpr):
+        expr = _rebuild(expr)
+    if expr.has(sp.Derivative):          # a printed derivative means its value: differentiation is exact
+        expr = expr.replace(lambda e: isinstance(e, sp.Derivative), lambda e: e.doit())
+    return expr
 
 
 def _rebuild(e, inside: bool = False):

@@ -15,7 +15,7 @@ from .latex import PREAMBLE_PACKAGES, _glyphs, _in_paper_order, _Writer
 from .papers import all_papers
 from .provenance import provenance_line
 from .report import label_of
-from .texprose import breakable_tt, tex_escape
+from .texprose import breakable_tt, prose, tex_escape
 
 __all__ = ["referee_document"]
 
@@ -53,6 +53,10 @@ class _Referee(_Writer):
 
     def _ordered_errata(self):
         return [e for p in all_papers() for e in _in_paper_order([e for e in self.errata if e.source.document == p.file])]
+
+    def cell(self, text: str) -> str:
+        """Prose for a narrow table column: formulas inline, where TeX may break them."""
+        return prose(text, self.links, self.names)
 
     def entry(self, anchor: str, name: str, heading: str | None = None) -> str:
         return f"\\entry{{{anchor}}}{{{heading or breakable_tt(name)}}}\n"
@@ -111,11 +115,11 @@ class _Referee(_Writer):
         for e in self._ordered_errata():
             vc = self.verdicts.get(e.corrected.id)
             rows.append(f"\\hyperref[erratum:{e.id}]{{{self.number[e.id]}}} & \\texttt{{{tex_escape(e.source.paper.short)}}}"
-                        f" & {self.text(e.source.location)} & {self.text(e.printed.title)} & "
+                        f" & {self.text(e.source.location)} & {self.cell(e.printed.title)} & "
                         f"{tex_escape(vc.label if vc else 'not run')} \\\\")
         return ("\\section*{The errata at a glance}\n"
-                "{\\small\\setlength{\\tabcolsep}{4pt}\n\\begin{longtable}{@{}r>{\\raggedright}p{2.3cm}"
-                ">{\\raggedright}p{3.3cm}>{\\raggedright}p{7.6cm}>{\\raggedright\\arraybackslash}p{2.1cm}@{}}\n"
+                "{\\small\\setlength{\\tabcolsep}{4pt}\n\\begin{longtable}{@{}r>{\\raggedright}p{2.6cm}"
+                ">{\\raggedright}p{3.2cm}>{\\raggedright}p{7.4cm}>{\\raggedright\\arraybackslash}p{2.1cm}@{}}\n"
                 "\\toprule\n"
                 "& paper & place & what the paper prints & correction \\\\\n\\midrule\n\\endhead\n"
                 + "\n".join(rows) + "\n\\bottomrule\n\\end{longtable}\n}\n")
@@ -132,13 +136,10 @@ class _Referee(_Writer):
                 "proof steps; \\texttt{dpderive show ID} prints one.\\par}\n\n")
 
     def paper_section(self, paper) -> str:
-        doc = paper.file
-        claims = [c for c in self.claims if c.source.document == doc]
-        errata = _in_paper_order([e for e in self.errata if e.source.document == doc])
-        readings = _in_paper_order([r for r in self.readings if r.source.document == doc])
-        findings = _in_paper_order([f for f in self.findings if f.source.document == doc])
+        claims, errata, readings, findings = self.of_paper(paper)
         if not (claims or errata or readings or findings):
             return ""
+        doc = paper.file
         who = ", ".join(paper.authors) if paper.authors else (paper.venue or "no author printed")
         out = [f"\\section{{{tex_escape(paper.title)}}}\n",
                f"{tex_escape(who)}; {tex_escape(paper.date or 'no date printed')}. "

@@ -38,6 +38,7 @@ _MACROS = [(r"\geq", "≥"), (r"\leq", "≤"), (r"\mathrm{card}\,", "card "), (r
            (r"\mid", "|"), (r"\Pr", "P"), (r"\le", "≤"), (r"\ge", "≥"), (r"\neq", "≠"), (r"\ne", "≠"),
            (r"\infty", "∞"), (r"\cdot", "·"), (r"\ldots", "…"), (r"\dots", "…"), (r"\cup", "∪"), (r"\cap", "∩"),
            (r"\to", "→"), (r"\,", " "), (r"\;", " "), (r"\:", " "), (r"\quad", " "), (r"\{", "{"), (r"\}", "}")]
+_MACROS_LONGEST_FIRST = sorted(_MACROS, key=lambda m: -len(m[0]))
 _GREEK_WORD = re.compile(r"(?<![A-Za-z])(" + "|".join(sorted(_GREEK, key=len, reverse=True)) + r")(?![A-Za-z])")
 _FONT = re.compile(r"\\(?:math(?:cal|rm|bf|bb|it|sf)|operatorname|text(?:rm|it|bf)?|tilde|hat|bar|widetilde|widehat)"
                    r"\{([^{}]*)\}")
@@ -54,7 +55,7 @@ def symbol_name(name: str) -> str:
     ('f̃_1', 'P[f̃ | f]')
     """
     name = _fractions(name)
-    for macro, text in _MACROS:
+    for macro, text in _MACROS_LONGEST_FIRST:          # \infty before \in, \left before \le
         name = name.replace(macro, text)
     name = re.sub(r"\\math(?:bf|rm|bb|cal|it) ([A-Za-z])", r"\1", name)     # \mathbf f
 
@@ -504,3 +505,34 @@ def text_unicode(text: str) -> str:
     if MATH_OPEN not in text:
         return text
     return "".join(part if kind == "text" else unicode(part) for kind, part in text_parts(text))
+
+
+# -- prose: titles, sentences, notes written with ASCII mathematics ----------------------------------------
+_PROSE_GREEK = {"eps": "ε", "epsilon": "ε", "varepsilon": "ε", "alpha": "α", "beta": "β", "gamma": "γ",
+                "delta": "δ", "Delta": "Δ", "eta": "η", "theta": "θ", "lambda": "λ", "mu": "μ", "nu": "ν", "xi": "ξ",
+                "pi": "π", "rho": "ρ", "sigma": "σ", "tau": "τ", "phi": "φ", "Phi": "Φ", "omega": "ω"}
+_PROSE_WORD = re.compile(r"(?<![A-Za-z_.\\])(" + "|".join(sorted(_PROSE_GREEK, key=len, reverse=True))
+                         + r")(?![A-Za-z\\]|\.\w)")
+_PROSE_SIGNS = [("<=>", "⇔"), ("<=", "≤"), (">=", "≥"), ("!=", "≠"), ("->", "→"), ("=>", "⇒"), ("**", "^"),
+                ("sqrt(", "√("), ("sqrt ", "√"), ("int_", "∫_"), ("sum_", "Σ_"), ("prod_", "Π_")]
+_PROSE_INFINITY = re.compile(r"(?<![A-Za-z_.])oo(?![A-Za-z_])")
+_PROSE_EXP = re.compile(r"(?<![A-Za-z_.])exp\(")
+_PROSE_STAR = re.compile(r"(?<=\w)\*(?=[(\s,.;:)]|$)")          # b*(eps): a starred symbol, b^*
+_PROSE_SQUARE = re.compile(r"\^([0-9])(?![0-9.,])")
+
+
+def prose_unicode(text: str) -> str:
+    """Prose written with ASCII mathematics (titles, the papers' sentences, notes) in the notation of
+    the terminal: Greek letters, ≤ ≥ ≠ →, ∞ for ``oo``, √, e^(…) for ``exp(…)``, ∫ Σ Π, small powers as
+    superscripts; names of the registry (``htm.delta.split``) and words are left alone.
+
+    >>> prose_unicode("eps*(b) <= eps for b >= b*(eps), E[e^{aX}] = +oo, exp(-x^2/2)/sqrt(2 pi)")
+    'ε^*(b) ≤ ε for b ≥ b^*(ε), E[e^{aX}] = +∞, e^(-x²/2)/√(2 π)'
+    """
+    for ascii_, sign in _PROSE_SIGNS:
+        text = text.replace(ascii_, sign)
+    text = _PROSE_INFINITY.sub("∞", text)
+    text = _PROSE_EXP.sub("e^(", text)
+    text = _PROSE_STAR.sub("^*", text)
+    text = _PROSE_SQUARE.sub(lambda m: m.group(1).translate(_SUPERSCRIPT), text)
+    return _PROSE_WORD.sub(lambda m: _PROSE_GREEK[m.group(1)], text)

@@ -16,7 +16,7 @@ from .core import (CITATIONS, STRENGTH_LABELS, STRENGTHS, Claim, Erratum, Verdic
                    all_findings, all_readings)
 from .papers import Paper, all_papers
 from .provenance import provenance
-from .render import hypotheses_unicode, text_unicode
+from .render import hypotheses_unicode, prose_unicode, text_unicode
 from .terminal import ELLIPSIS, MAX_WIDTH, cut, cut_apart, display, hanging, pretty, wrap
 
 #: Width of the short display form kept in the JSON report.
@@ -230,13 +230,13 @@ def verdict_table(claims: list[Claim], verdicts: dict[str, Verdict], width: int)
 
     def rows(c: Claim) -> list[str]:
         v = verdicts[c.id]
-        out = lines[c.id] + [cut(DETAIL + c.title, width), cut(STATEMENT + display(c.statement), width)]
+        out = lines[c.id] + [cut(DETAIL + prose_unicode(c.title), width), cut(STATEMENT + display(c.statement), width)]
         where = conditions_text(c)
         if where:
             out.append(cut(STATEMENT + "if " + where, width))
         scope = next((chk.scope for chk in v.checks if chk.strength == v.strength == "finite-scope"), "")
         if scope:
-            out += hanging(STATEMENT + "checked on:", scope, width, len(STATEMENT) + 12, lines=2)
+            out += hanging(STATEMENT + "checked on:", prose_unicode(scope), width, len(STATEMENT) + 12, lines=2)
         return out
 
     return "\n".join(_grouped(claims, width, rows))
@@ -247,11 +247,14 @@ def _expr(srepr: str) -> sp.Basic:
     return sp.sympify(srepr)
 
 
-def evaluation_text(record: dict) -> tuple[str, str]:
+def evaluation_text(record: dict, whole: bool = False) -> tuple[str, str]:
     """The point of an exact evaluation and what both sides are there, each number with its decimal:
     (``N = 3, γ = 1/100 (= 0.01)``, ``lhs = 1 - 16 ln(2)² (≈ -6.687), rhs = 0``)."""
     def value(text: str, dec: str) -> str:
-        return display(_expr(text)) + (f" ({dec})" if dec else "")
+        exact = display(_expr(text))
+        if dec and len(exact) > 60 and not whole:    # a long exact form: its decimal (`show` prints the form)
+            return f"{dec[2:]} ({'exact' if dec[0] == '=' else 'rounded'}; its exact form is long)"
+        return exact + (f" ({dec})" if dec else "")
 
     point = ", ".join(f"{display(_expr(k))} = {value(v, dec)}" for k, v, dec in record["point"])
     sides = f"lhs = {value(record['lhs'], record['lhs_decimal'])}, rhs = {value(record['rhs'], record['rhs_decimal'])}"
@@ -267,7 +270,7 @@ def erratum_text(e: Erratum, verdicts: dict[str, Verdict], width: int) -> list[s
     lab = 20
     out = wrap(f"{e.id}: {e.source.cite()}", width, DETAIL, first=INDENT + "* ")
     if e.printed_text:
-        out += hanging(ROW + "the paper says:", f"“{e.printed_text}”", width, lab)
+        out += hanging(ROW + "the paper says:", f"“{prose_unicode(e.printed_text)}”", width, lab)
     avail = width - lab
     tags = [f"[{vp.label if vp else 'not run'}] ", f"[{vc.label if vc else 'not run'}] "]
     printed, corrected = cut_apart(display(e.printed.statement), display(e.corrected.statement),
@@ -283,10 +286,10 @@ def erratum_text(e: Erratum, verdicts: dict[str, Verdict], width: int) -> list[s
         out += hanging(ROW + label, f"{point}; there {sides}", width, lab, lines=4)
     out += hanging(ROW + "corrected:", tags[1] + corrected, width, lab)
     if e.corrected_text:
-        out += hanging(ROW + "corrected, it says:", f"“{e.corrected_text}”", width, lab)
+        out += hanging(ROW + "corrected, it says:", f"“{prose_unicode(e.corrected_text)}”", width, lab)
     if ELLIPSIS in printed + corrected:
         out += hanging(ROW + "in full:", f"dpderive show {e.printed.id}; dpderive show {e.corrected.id}", width, lab)
-    return out + wrap(e.explanation, width, ROW)
+    return out + wrap(prose_unicode(e.explanation), width, ROW)
 
 
 def errata_text(errata: list[Erratum], verdicts: dict[str, Verdict], width: int) -> str:
@@ -327,7 +330,7 @@ def list_text(claims: list[Claim], width: int) -> str:
     cells = _columns([(c.id, c.kind, "(printed; refuted)" if not c.expected else "") for c in claims], width)
 
     def rows(c: Claim) -> list[str]:
-        return cells[c.id] + [cut(DETAIL + c.title, width)]
+        return cells[c.id] + [cut(DETAIL + prose_unicode(c.title), width)]
 
     return "\n".join(_grouped(claims, width, rows))
 
@@ -341,6 +344,7 @@ def remarks_text(items, width: int, fields) -> str:
             out += wrap(f"{it.id}: {it.source.location}", width, DETAIL, first=INDENT + "* ")
             for label, text in fields(it):
                 if text:
+                    text = text if label == "printed" else prose_unicode(text)   # the OCR's glyphs verbatim
                     out += wrap(f"{label}: {text}" if label else text, width, DETAIL, first=ROW)
     return "\n".join(out)
 
@@ -382,7 +386,7 @@ def claim_text(c: Claim, v: Verdict, width: int, results: str = "") -> str:
         return hanging(label, str(text), width, col)
 
     p = c.source.paper
-    out = wrap(f"{c.id}: {c.title}", width, ROW, first="")
+    out = wrap(f"{c.id}: {prose_unicode(c.title)}", width, ROW, first="")
     out += field("paper:", p.label())
     for label, text in paper_fields(p):
         out += field(f"{INDENT}{label}:", text)
@@ -398,7 +402,7 @@ def claim_text(c: Claim, v: Verdict, width: int, results: str = "") -> str:
         out += field("hypotheses:", "; ".join(hyp) + " (declared on the symbols; the checks use them)")
     out += field("latex:", c.latex())
     if c.note:
-        out += field("note:", c.note)
+        out += field("note:", prose_unicode(c.note))
     out += field("verdict:", f"{v.label} ({v.method}, {v.seconds:.2f} s)")
     if results:
         out += field("results:", results)
@@ -415,7 +419,7 @@ def claim_text(c: Claim, v: Verdict, width: int, results: str = "") -> str:
         else:
             out += wrap(f"- {chk.method}: {text_unicode(chk.detail)}", width, ROW, first=INDENT)
         for rec in chk.evaluations:
-            point, sides = evaluation_text(rec)
+            point, sides = evaluation_text(rec, whole=True)
             out += wrap(f"{rec['role']}: {point}; there {sides}", width, ROW, first=ROW)
         if chk.counterexample and not chk.evaluations:
             out += wrap("counterexample: " + ", ".join(f"{k} = {x}" for k, x in chk.counterexample.items()),
@@ -430,7 +434,7 @@ def claim_text(c: Claim, v: Verdict, width: int, results: str = "") -> str:
             out += field("erratum:", f"{e.id} ({text})")
             sentence = e.printed_text if c.id == e.printed.id else e.corrected_text
             if sentence:
-                out += field("", f"“{sentence}”")
+                out += field("", f"“{prose_unicode(sentence)}”")
     for r in all_readings():
         if c.id in r.claims:
             out += field("reading:", f"{r.id}: printed '{r.printed}', read as '{r.reading}'")

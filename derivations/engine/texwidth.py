@@ -163,7 +163,7 @@ class _Reader:
                 inner = 1 if t == r"\dfrac" else (2 if t == r"\tfrac" else _FRAC[style])
                 w = max(self.arg(inner), self.arg(inner)) + 0.24 * s
                 if t == r"\binom":
-                    w += 0.8 * s
+                    w += 1.15 * s      # the parentheses (measured with TeX's \wd: C(10r, j) is 32.3 pt)
             elif t == r"\sqrt":
                 if self.peek() == "[":
                     while self.take() not in ("]", None):
@@ -173,6 +173,8 @@ class _Reader:
                        r"\big", r"\Big", r"\bigg", r"\Bigg"):
                 d = self.take() or "."
                 w = 0.0 if d == "." else 0.5 * s * (1.2 if t.startswith((r"\bigg", r"\Bigg")) else 1.0)
+                if d in (r"\lfloor", r"\rfloor", r"\lceil", r"\rceil") and t in (r"\left", r"\right"):
+                    w *= 1.6   # sized to a fraction in a limit (measured: the floor limit of pd.unif.theorem)
                 kind = "open" if t.endswith(("left", "l")) else "operand"
             elif t == r"\begin":
                 name = self.raw_arg()

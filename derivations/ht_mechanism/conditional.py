@@ -32,6 +32,7 @@ import itertools
 import sympy as sp
 
 from ..engine.core import Claim, Proof, Source, all_of, cite, finding, reading, register
+from ..engine.notation import defined
 from ..engine.proofs import conclude
 
 R10 = Source("000_3f4b38deb4c4e7bd.txt", "Section 2.4, Result 10 and its proof")
@@ -123,32 +124,65 @@ def _law_claim(id_: str, title: str, lhs, rhs, note: str) -> Claim:
                                       "(zeros allowed, so j = l is the case q_{a01} = q_{a10} = 0)."))
 
 
-_law_claim("htm.r10.pj_given_in", "Result 10, definitions (any design): p_{j|i} = E[I_j | I_i = 1] = p_ij/p_i",
-           cond_mean(lambda b, c: b, 1), PJ_GIVEN_IN, "E[I_j | I_i = 1] from the definition.")
+# the paper's notation: each quantity is a notation node that means its expression in the generic law, so a
+# statement is stored as printed (E[I_j | I_i = 1] = p_ij/p_i) and the engine unfolds both sides before it checks
+def _E(what: str, given: int, f) -> sp.Expr:
+    """E[what | I_i = given], from the definition (sum over the outcomes with I_i = given)."""
+    return defined(rf"\mathbb{{E}}[{what} \mid I_i = {given}]", cond_mean(f, given))
+
+
+p_i_, p_j_, p_l_ = defined("p_i", P_I), defined("p_j", P_J), defined("p_l", P_L)
+p_ij_, p_il_, p_jl_ = defined("p_{ij}", P_IJ), defined("p_{il}", P_IL), defined("p_{jl}", P_JL)
+p_ijl_ = defined("p_{ijl}", P_IJL)
+pj_in = defined(r"p_{j|i}", PJ_GIVEN_IN)
+pl_in = defined(r"p_{l|i}", PL_GIVEN_IN)
+pj_out = defined(r"p_{j|-i}", PJ_GIVEN_OUT)
+pl_out = defined(r"p_{l|-i}", PL_GIVEN_OUT)
+pjl_in = defined(r"p_{jl|i}", PJL_GIVEN_IN)
+pjl_out = defined(r"p_{jl|-i}", PJL_GIVEN_OUT)
+
+_law_claim("htm.r10.pj_given_in",
+           "Result 10, definitions (any design, 0 < p_i < 1): E[I_j | I_i = 1] = p_ij/p_i (the paper's p_{j|i})",
+           _E("I_j", 1, lambda b, c: b), p_ij_ / p_i_,
+           "E[I_j | I_i = 1] from the definition (the outcomes with I_i = 1, over P(I_i = 1)); p_ij = P(I_i = I_j = 1), "
+           "p_i = P(I_i = 1). The paper defines p_{j|i} = E[I_j | I_i = 1] = p_ij/p_i; the checked equality is the "
+           "second one.")
 _law_claim("htm.r10.pj_given_out",
-           "Result 10, definitions (any design): p_{j|-i} = E[I_j | I_i = 0] = (p_j - p_ij)/(1 - p_i)",
-           cond_mean(lambda b, c: b, 0), PJ_GIVEN_OUT, "E[I_j | I_i = 0] from the definition.")
-_law_claim("htm.r10.pjl_given_in", "Result 10, definitions (any design): p_{jl|i} = E[I_j I_l | I_i = 1] = p_ijl/p_i",
-           cond_mean(lambda b, c: b * c, 1), PJL_GIVEN_IN, "E[I_j I_l | I_i = 1] from the definition.")
+           "Result 10, definitions (any design, 0 < p_i < 1): E[I_j | I_i = 0] = (p_j - p_ij)/(1 - p_i) (the paper's "
+           "p_{j|-i})",
+           _E("I_j", 0, lambda b, c: b), (p_j_ - p_ij_) / (1 - p_i_),
+           "E[I_j | I_i = 0] from the definition. The paper defines p_{j|-i} = E[I_j | I_i = 0] = (p_j - p_ij)/(1 - p_i); "
+           "the checked equality is the second one.")
+_law_claim("htm.r10.pjl_given_in",
+           "Result 10, definitions (any design, 0 < p_i < 1): E[I_j I_l | I_i = 1] = p_ijl/p_i (the paper's p_{jl|i})",
+           _E("I_j I_l", 1, lambda b, c: b * c), p_ijl_ / p_i_,
+           "E[I_j I_l | I_i = 1] from the definition; p_ijl = P(I_i = I_j = I_l = 1). The paper defines p_{jl|i} = "
+           "E[I_j I_l | I_i = 1] = p_ijl/p_i; the checked equality is the second one.")
 _law_claim("htm.r10.pjl_given_out",
-           "Result 10, definitions (any design): p_{jl|-i} = E[I_j I_l | I_i = 0] = (p_jl - p_ijl)/(1 - p_i)",
-           cond_mean(lambda b, c: b * c, 0), PJL_GIVEN_OUT, "E[I_j I_l | I_i = 0] from the definition.")
+           "Result 10, definitions (any design, 0 < p_i < 1): E[I_j I_l | I_i = 0] = (p_jl - p_ijl)/(1 - p_i) (the "
+           "paper's p_{jl|-i})",
+           _E("I_j I_l", 0, lambda b, c: b * c), (p_jl_ - p_ijl_) / (1 - p_i_),
+           "E[I_j I_l | I_i = 0] from the definition. The paper defines p_{jl|-i} = E[I_j I_l | I_i = 0] = "
+           "(p_jl - p_ijl)/(1 - p_i); the checked equality is the second one.")
 
 
 def _cov_definition(given: int) -> sp.Expr:
     """Cov[I_j, I_l | I_i = given] = E[(I_j - E[I_j|.])(I_l - E[I_l|.]) | I_i = given], from the definition."""
     mj, ml = cond_mean(lambda b, c: b, given), cond_mean(lambda b, c: c, given)
-    return cond_mean(lambda b, c: (b - mj) * (c - ml), given)
+    return defined(rf"\operatorname{{Cov}}[I_j, I_l \mid I_i = {given}]",
+                   cond_mean(lambda b, c: (b - mj) * (c - ml), given))
 
 
 _law_claim("htm.r10.cov_given_in",
-           "Proof of Result 10 (any design): Cov[I_j, I_l | I_i = 1] = p_{jl|i} - p_{j|i} p_{l|i}",
-           _cov_definition(1), PJL_GIVEN_IN - PJ_GIVEN_IN * PL_GIVEN_IN,
-           "The covariance of the proof's variance line, with the printed p_{.|i}.")
+           "Proof of Result 10 (any design, 0 < p_i < 1): Cov[I_j, I_l | I_i = 1] = p_{jl|i} - p_{j|i} p_{l|i}",
+           _cov_definition(1), pjl_in - pj_in * pl_in,
+           "The covariance of the proof's variance line, from its definition E[(I_j - E[I_j|I_i=1])(I_l - "
+           "E[I_l|I_i=1]) | I_i = 1], against the printed p_{.|i}: p_{j|i} = p_ij/p_i, p_{jl|i} = p_ijl/p_i.")
 _law_claim("htm.r10.cov_given_out",
-           "Proof of Result 10 (any design): Cov[I_j, I_l | I_i = 0] = p_{jl|-i} - p_{j|-i} p_{l|-i}",
-           _cov_definition(0), PJL_GIVEN_OUT - PJ_GIVEN_OUT * PL_GIVEN_OUT,
-           "The covariance of the proof's variance line, with the printed p_{.|-i}.")
+           "Proof of Result 10 (any design, 0 < p_i < 1): Cov[I_j, I_l | I_i = 0] = p_{jl|-i} - p_{j|-i} p_{l|-i}",
+           _cov_definition(0), pjl_out - pj_out * pl_out,
+           "The covariance of the proof's variance line, from its definition, against the printed p_{.|-i}: "
+           "p_{j|-i} = (p_j - p_ij)/(1 - p_i), p_{jl|-i} = (p_jl - p_ijl)/(1 - p_i).")
 
 # -- the four moments, for a design on N = M + 1 units ------------------------------------------------------
 M = sp.Symbol("M", integer=True, positive=True)                 # the units other than i, numbered 1..M
@@ -246,23 +280,37 @@ def prove_moment(claim: Claim) -> Proof:
                   conclude(claim))
 
 
+def _notation(name: str, expr) -> sp.Expr:
+    return defined(name, expr)
+
+
+_MEAN_IN = r"\mathbb{E}[t(X,S) \mid i \in S, X = x]"
+_VAR_IN = r"\mathrm{Var}[t(X,S) \mid i \in S, X = x]"
+_MEAN_OUT = r"\mathbb{E}[t(X,S) \mid i \notin S, X = x]"
+_VAR_OUT = r"\mathrm{Var}[t(X,S) \mid i \notin S, X = x]"
 _MOMENTS = (
-    ("mean_in", "E[t(X,S) | i in S, X = x] = t_{-i|i}(x) + x_i/p_i", conditional_mean(True, j),
-     t_minus_i(True) + x_i / p_i,
+    ("mean_in", "E[t(X,S) | i in S, X = x] = t_{-i|i}(x) + x_i/p_i",
+     _notation(_MEAN_IN, conditional_mean(True, j)), _notation(r"t_{-i|i}(x)", t_minus_i(True)) + x_i / p_i,
      "The proof's remark 'car p_ii = 1' is read as p_{i|i} = 1 (reading htm.r10.car_p_ii)."),
-    ("var_in", "Var[t(X,S) | i in S, X = x] = sigma^2_{-i|i}(x)", conditional_variance(True), sigma2_minus_i(True),
+    ("var_in", "Var[t(X,S) | i in S, X = x] = sigma^2_{-i|i}(x)",
+     _notation(_VAR_IN, conditional_variance(True)), _notation(r"\sigma^2_{-i|i}(x)", sigma2_minus_i(True)),
      "The OCR of the statement shows '= 0'; the proof's last line gives sigma^2_{-i|i}(x) (reading "
      "htm.r10.statement). The double sum includes j = l, where p^{(i)}_{jj} = p_ij."),
-    ("mean_out", "E[t(X,S) | i not in S, X = x] = t_{-i|-i}(x)", conditional_mean(False, j), t_minus_i(False), ""),
-    ("var_out", "Var[t(X,S) | i not in S, X = x] = sigma^2_{-i|-i}(x)", conditional_variance(False),
-     sigma2_minus_i(False), "The double sum includes j = l, where p_jj = p_j and p^{(i)}_{jj} = p_ij."),
+    ("mean_out", "E[t(X,S) | i not in S, X = x] = t_{-i|-i}(x)",
+     _notation(_MEAN_OUT, conditional_mean(False, j)), _notation(r"t_{-i|-i}(x)", t_minus_i(False)), ""),
+    ("var_out", "Var[t(X,S) | i not in S, X = x] = sigma^2_{-i|-i}(x)",
+     _notation(_VAR_OUT, conditional_variance(False)), _notation(r"\sigma^2_{-i|-i}(x)", sigma2_minus_i(False)),
+     "The double sum includes j = l, where p_jj = p_j and p^{(i)}_{jj} = p_ij."),
 )
 for _id, _what, _lhs, _rhs, _note in _MOMENTS:
     register(Claim(
         id=f"htm.r10.{_id}", title=f"Result 10 (any design on N = M + 1 >= 2 units, 0 < p_i < 1): {_what}",
         source=R10, kind="identity", lhs=_lhs, rhs=_rhs, conditions=MOMENT_CONDITIONS, proof=prove_moment,
         note=("Units other than i numbered 1..M, M symbolic; p_j = p[j], p_jl = p[j, l], p_ij = p^{(i)}[j], "
-              "p_ijl = p^{(i)}[j, l]. " + _note).strip(),
+              "p_ijl = p^{(i)}[j, l]. The left side means the conditional moment written out by linearity of "
+              "expectation (a cited step): E[t 1_A]/P(A) with E[I_a 1_A] = P(a in S, A), E[I_a I_b 1_A] = "
+              "P({a, b} in S, A); t_{-i|i}(x) = sum_j x_j p_{j|i}/p_j, sigma^2_{-i|i}(x) = sum_{j,l} x_j x_l/(p_j p_l) "
+              "(p_{jl|i} - p_{j|i} p_{l|i}), likewise for -i. " + _note).strip(),
         budget=120.0))
 
 # -- the remark: the -i quantities do not depend on x_i -----------------------------------------------------
@@ -296,11 +344,15 @@ def _sigma2_over_units(inside):
 _w = sp.symbols("w_1:5", real=True)
 _COMBINATION = (_w[0] * _t_over_units(True) + _w[1] * _t_over_units(False)
                 + _w[2] * _sigma2_over_units(True) + _w[3] * _sigma2_over_units(False))
+_D_NAME = (r"\frac{d}{dx_i}\big(w_1 t_{-i|i}(x) + w_2 t_{-i|-i}(x) + w_3 \sigma^2_{-i|i}(x) "
+           r"+ w_4 \sigma^2_{-i|-i}(x)\big)")
 register(Claim(
     id="htm.r10.free_of_x_i",
-    title="Result 10's remark: t_{-i|i}, t_{-i|-i}, sigma^2_{-i|i}, sigma^2_{-i|-i} do not depend on x_i "
-          "(d/dx_i of w_1 t_{-i|i} + w_2 t_{-i|-i} + w_3 sigma^2_{-i|i} + w_4 sigma^2_{-i|-i} = 0 for all w)",
-    source=R10, kind="identity", lhs=sp.diff(_COMBINATION, x[i]), rhs=0, proof=conclude,
-    note="The sums run over the units 1..N with the factor 1{j != i} (j in U \\ {i}, reading htm.r10.index_sets); "
-         "the derivative in x_i of each summand carries 1{j = i} 1{j != i} = 0. Arbitrary weights w_k make the one "
-         "identity say that each of the four derivatives vanishes."))
+    title="Result 10's remark: d/dx_i (w_1 t_{-i|i} + w_2 t_{-i|-i} + w_3 sigma^2_{-i|i} + w_4 sigma^2_{-i|-i})(x) = 0 "
+          "for all real w_k",
+    source=R10, kind="identity", lhs=defined(_D_NAME, sp.diff(_COMBINATION, x[i])), rhs=0, proof=conclude,
+    note="The paper remarks that the quantities indexed by -i do not depend on x_i. The left side is SymPy's "
+         "derivative in x_i of the weighted sum, the four quantities written as sums over the units 1..N with the "
+         "factor 1{j != i} (j in U \\ {i}, reading htm.r10.index_sets); the derivative of each summand carries "
+         "1{j = i} 1{j != i} = 0. Arbitrary weights w_k make the one identity say that each of the four "
+         "derivatives vanishes; as each quantity is a polynomial in the x's, it is then free of x_i."))

@@ -164,8 +164,8 @@ def prove_endpoint_form(claim: Claim) -> Proof:
 
 register(Claim(
     id="profile.laplace.endpoint_form",
-    title="Laplace, a_2 <= z = a_2 + u <= a_3: 2b D(z) = R e^{u/b} + L e^{-u/b}, L = sum_{k<=2} w_k e^{-(a_2-a_k)/b}, "
-          "R = sum_{k>2} w_k e^{-(a_k-a_2)/b}; L_{j+1} = e^{-h_j/b} L_j + w_{j+1}, R_j = e^{-h_j/b}(R_{j+1} + w_{j+1})",
+    title="Laplace, 4 atoms, a_2 <= z = a_2 + u <= a_3: 2b D(z) = R_2 e^{u/b} + L_2 e^{-u/b}, L_2 = sum_{k<=2} w_k "
+          "e^{-(a_2-a_k)/b}, R_2 = sum_{k>2} w_k e^{-(a_k-a_2)/b}",
     source=S22_MID, kind="identity",
     lhs=two_b_D(ATOMS[1] + u), rhs=R_(2) * sp.exp(u / b) + L_(2) * sp.exp(-u / b),
     conditions=(sp.Ge(u, 0), sp.Le(u, H[1])), proof=prove_endpoint_form,
@@ -212,12 +212,14 @@ def prove_interval_increasing(claim: Claim) -> Proof:
 
 register(Claim(
     id="profile.laplace.interval_increasing",
-    title="A = alpha^2 > 0 > B = -gamma^2, u0 = (b/2) ln(-B/A) in [0, h]: int_{u0}^{h} (A e^{u/b} + B e^{-u/b})/(2b) du "
-          "= (1/2)(sqrt(A e^{h/b}) - sqrt(-B e^{-h/b}))^2; the integrand is > 0 exactly for u > u0",
+    title="alpha, gamma > 0, u0 = (b/2) ln(gamma^2/alpha^2) in [0, h]: int_{u0}^{h} (alpha^2 e^{u/b} - gamma^2 e^{-u/b})/(2b) "
+          "du = (alpha e^{h/(2b)} - gamma e^{-h/(2b)})^2/2",
     source=S22_MID, kind="identity",
     lhs=sp.Integral(_INC, (u, U0, h)), rhs=_INC_RHS, conditions=(sp.Ge(U0, 0), sp.Le(U0, h)),
     proof=prove_interval_increasing,
-    note="With A = R_j, B = L_j (profile.laplace.endpoint_form) this is int_{a_j}^{a_{j+1}} D_+ when D changes sign "
+    note="A e^{u/b} + B e^{-u/b} with A = alpha^2 > 0 > B = -gamma^2, u0 = (b/2) ln(-B/A) its root; the right side is "
+         "(1/2)(sqrt(A e^{h/b}) - sqrt(-B e^{-h/b}))^2, and the integrand is > 0 exactly for u > u0 (a mechanical step of "
+         "the proof). With A = R_j, B = L_j (profile.laplace.endpoint_form) this is int_{a_j}^{a_{j+1}} D_+ when D changes sign "
          "from - to + inside the interval (the sign of the integrand is a mechanical step of the proof; the integral "
          "is evaluated exactly). The numeric layer uses the perfect square: a difference of two positive numbers "
          "squared, with no cancellation between large terms."))
@@ -232,12 +234,14 @@ def prove_interval_decreasing(claim: Claim) -> Proof:
 
 register(Claim(
     id="profile.laplace.interval_decreasing",
-    title="A = -alpha^2 < 0 < B = gamma^2, u0 = (b/2) ln(-B/A) in [0, h]: int_0^{u0} (A e^{u/b} + B e^{-u/b})/(2b) du "
-          "= (1/2)(sqrt(B) - sqrt(-A))^2; the integrand is > 0 exactly for u < u0",
+    title="alpha, gamma > 0, u0 = (b/2) ln(gamma^2/alpha^2) in [0, h]: int_0^{u0} (gamma^2 e^{-u/b} - alpha^2 e^{u/b})/(2b) "
+          "du = (gamma - alpha)^2/2",
     source=S22_MID, kind="identity",
     lhs=sp.Integral(_DEC, (u, 0, U0)), rhs=_DEC_RHS, conditions=(sp.Ge(U0, 0), sp.Le(U0, h)),
     proof=prove_interval_decreasing,
-    note="The mirrored case: D changes sign from + to - inside [a_j, a_{j+1}]; the numeric layer computes the "
+    note="A e^{u/b} + B e^{-u/b} with A = -alpha^2 < 0 < B = gamma^2, u0 = (b/2) ln(-B/A) its root; the right side is "
+         "(1/2)(sqrt(B) - sqrt(-A))^2, and the integrand is > 0 exactly for u < u0 (a mechanical step of the proof). "
+         "The mirrored case: D changes sign from + to - inside [a_j, a_{j+1}]; the numeric layer computes the "
          "interval's contribution as a perfect square of sqrt(L_j) - sqrt(-R_j)."))
 
 _NOROOT = _integrand(A_, B_)
@@ -280,14 +284,14 @@ def prove_tails(claim: Claim) -> Proof:
 
 register(Claim(
     id="profile.laplace.tails",
-    title="Laplace: for z <= a_1, 2b D(z) = R_0 e^{(z-a_1)/b}, R_0 = sum_k w_k e^{-(a_k-a_1)/b}, so 2b D_+ = "
-          "max(R_0, 0) e^{(z-a_1)/b} and int_{-oo}^{a_1} D_+ = (1/2) max(R_0, 0); for z >= a_K likewise with "
-          "L_K = sum_k w_k e^{-(a_K-a_k)/b}: int_{a_K}^{oo} D_+ = (1/2) max(L_K, 0)",
+    title="Laplace tails: max(R_0,0) int_{-oo}^{a_1} e^{(z-a_1)/b}/(2b) dz + max(L_K,0) int_{a_K}^{oo} e^{-(z-a_K)/b}/(2b) "
+          "dz = (max(R_0,0) + max(L_K,0))/2",
     source=S22_TAIL, kind="identity",
     lhs=sp.Max(_Rsym, 0) * sp.Integral(_LEFT / (2 * b), (z, -sp.oo, a1))
     + sp.Max(_Lsym, 0) * sp.Integral(_RIGHT / (2 * b), (z, ATOMS[-1], sp.oo)),
     rhs=sp.Max(_Rsym, 0) / 2 + sp.Max(_Lsym, 0) / 2, proof=prove_tails,
-    note="Generic 4-atom configuration. Left of the first atom D(z) = R_0 e^{(z - a_1)/b}/(2b), right of the last "
+    note="R_0 = sum_k w_k e^{-(a_k - a_1)/b}, L_K = sum_k w_k e^{-(a_K - a_k)/b}. "
+         "Generic 4-atom configuration. Left of the first atom D(z) = R_0 e^{(z - a_1)/b}/(2b), right of the last "
          "L_K e^{-(z - a_K)/b}/(2b) (mechanical steps), so D_+ is max(R_0, 0) (max(L_K, 0)) times the exponential; "
          "the statement checked is the integral of that product over each tail. The numeric layer adds these two "
          "terms to the interval contributions. This is htm.delta.left_tail / right_tail with the coefficients "
@@ -297,8 +301,10 @@ register(Claim(
 # Gaussian noise
 # ================================================================================================
 sigma = sp.Symbol("sigma", positive=True)
-GA = sp.symbols("a_1:4", real=True)
-GW = sp.symbols("w_1:4", real=True)
+KG = sp.Symbol("K", integer=True, positive=True)          # any number of atoms
+kk = sp.Symbol("k", integer=True, positive=True)
+GA = sp.IndexedBase("a", real=True)                      # a_k, the atoms
+GW = sp.IndexedBase("w", real=True)                      # w_k, the signed weights
 
 
 def phi(x):
@@ -310,22 +316,24 @@ def Phi(x):
 
 
 def gauss_D(zz):
-    return sum(wk * phi((zz - ak) / sigma) / sigma for wk, ak in zip(GW, GA))
+    """D(z) = sum_{k=1}^{K} w_k phi((z - a_k)/sigma)/sigma, K atoms."""
+    return sp.Sum(GW[kk] * phi((zz - GA[kk]) / sigma) / sigma, (kk, 1, KG))
 
 
-_EXPSUM = sum(wk * sp.exp(-ak**2 / (2 * sigma**2)) * sp.exp(ak * z / sigma**2) for wk, ak in zip(GW, GA))
+_EXPSUM = sp.Sum(GW[kk] * sp.exp(-GA[kk]**2 / (2 * sigma**2)) * sp.exp(GA[kk] * z / sigma**2), (kk, 1, KG))
 register(Claim(
     id="profile.gaussian.exponential_sum",
-    title="Gaussian kernel phi((z-a)/sigma)/sigma: sigma sqrt(2 pi) e^{z^2/(2 sigma^2)} D(z) = "
-          "sum_k w_k e^{-a_k^2/(2 sigma^2)} e^{a_k z/sigma^2}",
+    title="Gaussian kernel, any K atoms: sigma sqrt(2 pi) e^{z^2/(2 sigma^2)} D(z) = sum_{k=1}^{K} w_k e^{-a_k^2/(2 sigma^2)} "
+          "e^{a_k z/sigma^2}",
     source=S14, kind="identity",
     lhs=sigma * sp.sqrt(2 * sp.pi) * sp.exp(z**2 / (2 * sigma**2)) * gauss_D(z), rhs=_EXPSUM,
     proof=conclude,
-    note="3 symbolic atoms and weights; the squares in the exponents expand. The factor sigma sqrt(2 pi) "
-         "e^{z^2/(2 sigma^2)} is positive, so D has the sign of an exponential sum with coefficients "
-         "c_k = w_k e^{-a_k^2/(2 sigma^2)} (the signs of w_k) and exponents lambda_k = a_k/sigma^2, increasing with "
-         "the atoms. The numeric layer counts the sign changes of (w_k) on the sorted atoms "
-         "(profile.gaussian.rolle_step) to know how many roots of D to look for."))
+    note="D(z) = sum_{k=1}^{K} w_k phi((z - a_k)/sigma)/sigma = f_x(z) - e^eps f_x'(z), phi the standard normal density. "
+         "K symbolic atoms a_k and weights w_k (sums with a symbolic number of terms); the squares in the exponents "
+         "expand. The factor sigma sqrt(2 pi) e^{z^2/(2 sigma^2)} is positive, so D has the sign of an exponential "
+         "sum with coefficients c_k = w_k e^{-a_k^2/(2 sigma^2)} (the signs of w_k) and exponents lambda_k = "
+         "a_k/sigma^2, increasing with the atoms. The numeric layer counts the sign changes of (w_k) on the sorted "
+         "atoms (profile.gaussian.rolle_step) to know how many roots of D to look for."))
 
 LAM = sp.symbols("lambda_1:5", real=True)
 CC = sp.symbols("c_1:5", real=True)
@@ -381,7 +389,7 @@ register(Claim(
 
 r_, l_ = sp.symbols("r l", real=True)
 a_, w_ = sp.symbols("a w", real=True)
-_HALF = sum(wk * Phi((r_ - ak) / sigma) for wk, ak in zip(GW, GA))
+_HALF = sp.Sum(GW[kk] * Phi((r_ - GA[kk]) / sigma), (kk, 1, KG))
 _SEG = sp.Integral(w_ * phi((z - a_) / sigma) / sigma, (z, l_, r_))
 _SEG_RHS = w_ * (Phi((r_ - a_) / sigma) - Phi((l_ - a_) / sigma))
 
@@ -393,15 +401,16 @@ def prove_half_line(claim: Claim) -> Proof:
 
 register(Claim(
     id="profile.gaussian.half_line",
-    title="Phi(x) = (1 + erf(x/sqrt 2))/2: d/dr sum_k w_k Phi((r - a_k)/sigma) = D(r); "
-          "int_l^r w phi((z-a)/sigma)/sigma dz = w(Phi((r-a)/sigma) - Phi((l-a)/sigma))",
+    title="Gaussian kernel, any K atoms, Phi(x) = (1 + erf(x/sqrt 2))/2: d/dr sum_{k=1}^{K} w_k Phi((r - a_k)/sigma) "
+          "= D(r)",
     source=S14, kind="identity",
     lhs=sp.Derivative(_HALF, r_), rhs=gauss_D(r_), proof=prove_half_line,
-    note="3 atoms. P(Z <= r | x) - e^eps P(Z <= r | x') = sum_k w_k Phi((r - a_k)/sigma) is the delta of the "
-         "half-line event (-oo, r]; it is stationary exactly where D(r) = 0, and with one sign change of D "
-         "(profile.gaussian.rolle_step) its maximum over r, at the root, is delta(eps, x, x') (htm.delta.event_form). "
-         "On a general event (a union of intervals between the roots of D) the numeric layer sums the second "
-         "identity (a mechanical step of the proof) over the intervals."))
+    note="D(r) = sum_{k=1}^{K} w_k phi((r - a_k)/sigma)/sigma, K symbolic. P(Z <= r | x) - e^eps P(Z <= r | x') = "
+         "sum_k w_k Phi((r - a_k)/sigma) is the delta of the half-line event (-oo, r]; it is stationary exactly "
+         "where D(r) = 0, and with one sign change of D (profile.gaussian.rolle_step) its maximum over r, at the "
+         "root, is delta(eps, x, x') (htm.delta.event_form). On a general event (a union of intervals between the "
+         "roots of D) the numeric layer sums int_l^r w phi((z-a)/sigma)/sigma dz = w(Phi((r-a)/sigma) - "
+         "Phi((l-a)/sigma)) (a mechanical step of the proof) over the intervals."))
 
 # ================================================================================================
 # Binary data: SRS and Bernoulli sampling
@@ -539,15 +548,15 @@ def _srs_difference_enum() -> Enumeration:
 
 SRS_DIFFERENCE = register(Claim(
     id="profile.srs.pmf_difference",
-    title="SRS, binary data, 1 <= n <= N, 0 <= t <= N-1: f_t(y) - f_{t+1}(y) = (n/N)(h_t(y) - h_t(y-1)) for every "
-          "integer y >= 0, h_t(y) = C(t,y)C(N-1-t,n-1-y)/C(N-1,n-1); F_t(k) - F_{t+1}(k) = (n/N) h_t(k)",
+    title="SRS, binary data, 1 <= n <= N, 0 <= t <= N-1, y >= 0: f_t(y) - f_{t+1}(y) = (n/N)(h_t(y) - h_t(y-1)), "
+          "h_t(y) = C(t,y)C(N-1-t,n-1-y)/C(N-1,n-1)",
     source=S23, kind="identity",
     lhs=f_srs(t, y) - f_srs(t + 1, y), rhs=n / N * (h_srs(y) - h_srs(y - 1)),
     conditions=(sp.Ge(n, 1), sp.Le(n, N), sp.Le(t, N - 1)),
     proof=prove_srs_difference, enumeration=_srs_difference_enum,
     note="Proved for all integers from Pascal's rule and the absorption identity (each checked by SymPy on a split "
-         "of the integers into cases), so also outside the supports, where both sides vanish; the cdf form follows "
-         "by telescoping. Interpretation (a coupling): F_t(k) - F_{t+1}(k) = P(i in S, k ones among the other sampled "
+         "of the integers into cases), so also outside the supports, where both sides vanish; the cdf form "
+         "F_t(k) - F_{t+1}(k) = (n/N) h_t(k) follows by telescoping (a mechanical step of the proof). Interpretation (a coupling): F_t(k) - F_{t+1}(k) = P(i in S, k ones among the other sampled "
          "units) when x and x' differ at unit i (0 in x, 1 in x'). The numeric layer gets F_{t+1} from F_t and h_t "
          "without a second hypergeometric cdf, and uses h_t for the closed form of delta_0 (profile.delta0_bound)."))
 
@@ -592,13 +601,14 @@ def _bern_difference_enum() -> Enumeration:
 
 BERN_DIFFERENCE = register(Claim(
     id="profile.bernoulli.pmf_difference",
-    title="Bernoulli sampling, binary data, 0 < p < 1: Bin(t,p)(y) - Bin(t+1,p)(y) = p(Bin(t,p)(y) - Bin(t,p)(y-1)) "
-          "for all integers t, y >= 0; F_t(k) - F_{t+1}(k) = p Bin(t,p)(k)",
+    title="Bernoulli sampling, binary data, 0 < p < 1, integers t, y >= 0: Bin(t,p)(y) - Bin(t+1,p)(y) = "
+          "p(Bin(t,p)(y) - Bin(t,p)(y-1))",
     source=S23_BERN, kind="identity",
     lhs=bin_sym(t, y) - bin_sym(t + 1, y), rhs=p * (bin_sym(t, y) - bin_sym(t, y - 1)),
     conditions=(sp.Lt(p, 1),),
     proof=prove_bern_difference, enumeration=_bern_difference_enum,
     note="Bernoulli (Poisson, equal p) sampling of binary data: the number of sampled ones is Bin(t, p), t = t(x). "
+         "The cdf form F_t(k) - F_{t+1}(k) = p Bin(t,p)(k) follows by telescoping (a mechanical step of the proof). "
          "Proved for all integers from Pascal's rule (checked by SymPy on a split of the integers); p < 1 keeps "
          "(1 - p)^(t - y) finite for y > t. Interpretation (a coupling): Bin(t + 1, p) is the law of Y + I with "
          "Y ~ Bin(t, p) and I ~ Bernoulli(p) independent. This is profile.srs.pmf_difference with q = p and "
@@ -636,11 +646,12 @@ def _bern_ratio_enum() -> Enumeration:
 
 register(Claim(
     id="profile.bernoulli.pmf_ratio",
-    title="Bernoulli sampling, binary data: Bin(t,p)(y)/Bin(t+1,p)(y) = (t+1-y)/((t+1)(1-p)), decreasing in y",
+    title="Bernoulli sampling, binary data, 0 < p < 1, 0 <= y <= t+1: Bin(t,p)(y)/Bin(t+1,p)(y) = (t+1-y)/((t+1)(1-p))",
     source=S23_BERN, kind="identity",
     lhs=bin_sym(t, y) / bin_sym(t + 1, y), rhs=_BRATIO, conditions=(sp.Lt(p, 1), sp.Le(y, t + 1)),
     proof=prove_bern_ratio, enumeration=_bern_ratio_enum,
-    note="The analogue of htm.r8.pmf_ratio: the likelihood ratio is monotone in y, which is what makes the positive "
+    note="The analogue of htm.r8.pmf_ratio; that the right side decreases in y is a mechanical step of the proof. "
+         "The likelihood ratio is monotone in y, which is what makes the positive "
          "set of f_t - e^eps f_{t+1} an initial segment {y <= k*} (profile.delta0_bound)."))
 
 
@@ -735,13 +746,15 @@ def prove_delta0(claim: Claim) -> Proof:
 
 register(Claim(
     id="profile.delta0_bound",
-    title="Binary data (SRS: q = n/N; Bernoulli: q = p), f_t/f_{t+1} non-increasing: delta_b(eps; t->t+1) <= "
-          "delta_0 = F_t(k*) - e^eps F_{t+1}(k*) = (1-e^eps) F_t(k*) + e^eps q h_t(k*) <= e^eps q h_t(k*); "
-          "delta_b(eps; t+1->t) <= (1-e^eps)(1-F_t(j)) + q h_t(j) <= q h_t(j)",
+    title="Binary data, bound on delta_0: F_t(k*) - e^eps (F_t(k*) - q h_t(k*)) <= e^eps q h_t(k*) for e^eps >= 1, "
+          "q > 0, F_t(k*), h_t(k*) >= 0",
     source=S23_R89, kind="inequality",
     lhs=sp.exp(eps) * _q * _hk, relation=">=", rhs=_DELTA0, conditions=(sp.Ge(sp.exp(eps), 1),),
     proof=prove_delta0, enumeration=_delta0_enum,
-    note="The statement checked by the conclusion is the last inequality of the forward chain, e^eps q h_t(k*) >= "
+    note="The chain (SRS: q = n/N; Bernoulli: q = p; f_t/f_{t+1} non-increasing): delta_b(eps; t->t+1) <= delta_0 = "
+         "F_t(k*) - e^eps F_{t+1}(k*) = (1-e^eps) F_t(k*) + e^eps q h_t(k*) <= e^eps q h_t(k*); delta_b(eps; t+1->t) "
+         "<= (1-e^eps)(1-F_t(j)) + q h_t(j) <= q h_t(j). "
+         "The statement checked by the conclusion is the last inequality of the forward chain, e^eps q h_t(k*) >= "
          "F_t(k*) - e^eps (F_t(k*) - q h_t(k*)), for every probability F_t(k*) and e^eps >= 1; the equalities before "
          "it rest on the cited event form of delta, the monotone likelihood ratio and the cdf difference "
          "F_{t+1} = F_t - q h_t (proved again here, profile.srs.pmf_difference, profile.bernoulli.pmf_difference); "
@@ -803,14 +816,14 @@ def _zero_region_enum() -> Enumeration:
 
 register(Claim(
     id="profile.srs.zero_region",
-    title="SRS, binary data, n <= t <= N-n-1: ln f_t(y)/f_{t+1}(y) decreases on the common support [0, n], so "
-          "eps_0(t) = max_y |ln f_t(y)/f_{t+1}(y)| = max(ln f_t(0)/f_{t+1}(0), ln f_{t+1}(n)/f_t(n)) = "
-          "max(ln((N-t)/(N-t-n)), ln((t+1)/(t+1-n)))",
+    title="SRS, binary data, n <= t <= N-n-1: max(ln f_t(0)/f_{t+1}(0), ln f_{t+1}(n)/f_t(n)) = max(ln((N-t)/(N-t-n)), "
+          "ln((t+1)/(t+1-n)))",
     source=S23_R89, kind="identity",
     lhs=sp.Max(sp.log(f_srs(t, 0) / f_srs(t + 1, 0)), sp.log(f_srs(t + 1, n) / f_srs(t, n))), rhs=_EPS0,
     conditions=(sp.Le(n, t), sp.Le(t, N - n - 1)),
     proof=prove_zero_region, enumeration=_zero_region_enum,
-    note="The statement checked by the conclusion is the last equality (the end-point ratios of the hypergeometric "
+    note="eps_0(t) = max_y |ln f_t(y)/f_{t+1}(y)| = max(ln f_t(0)/f_{t+1}(0), ln f_{t+1}(n)/f_t(n)). "
+         "The statement checked by the conclusion is the last equality (the end-point ratios of the hypergeometric "
          "pmfs); the maximum over y is at an end point because the log ratio decreases (mechanical) on the common "
          "support (mechanical), a cited property of monotone functions. For eps >= eps_0(t) both directions have "
          "delta_0 = 0, hence delta_b(eps) = 0 for every b >= 0 (data-processing inequality: adding noise is "
@@ -867,9 +880,8 @@ def prove_scale_monotone(claim: Claim) -> Proof:
 
 register(Claim(
     id="profile.scale_monotone",
-    title="Laplace cf 1/(1 + b^2 s^2); 1/(1 + b2^2 s^2) = [rho + (1-rho)/(1 + b2^2 s^2)]/(1 + b1^2 s^2), rho = (b1/b2)^2 "
-          "in (0, 1] for b1 <= b2: Laplace(b2) = Laplace(b1) + independent noise, so delta(eps) is non-increasing in b "
-          "(and in sigma)",
+    title="Laplace characteristic functions, 0 < b1 <= b2, rho = (b1/b2)^2: 1/(1 + b2^2 s^2) = [rho + (1-rho)/(1 + "
+          "b2^2 s^2)]/(1 + b1^2 s^2)",
     source=ABSTRACT, kind="identity",
     lhs=1 / (1 + b2**2 * s_**2),
     rhs=((b1 / b2)**2 + (1 - (b1 / b2)**2) / (1 + b2**2 * s_**2)) / (1 + b1**2 * s_**2),
@@ -909,8 +921,8 @@ def prove_generic_scale(claim: Claim) -> Proof:
 
 register(Claim(
     id="profile.amplification.generic_scale",
-    title="Generic route (Laplace on the sample, eps' = Delta/b, amplified by subsampling to ln(1 + q(e^{eps'} - 1)), "
-          "cited): at b = Delta / ln(1 + (e^eps - 1)/q) the amplified epsilon is exactly eps, and it is the only such b",
+    title="Generic scale, 0 < q <= 1, eps, Delta > 0: ln(1 + q(e^{Delta/b} - 1)) at b = Delta / ln(1 + (e^eps - 1)/q) "
+          "equals eps",
     source=ABSTRACT, kind="identity",
     lhs=sp.Subs(_AMPL, b, B_SCALE), rhs=eps_p, conditions=(sp.Le(q_, 1),), proof=prove_generic_scale,
     note="The baseline the numeric layer compares the exact profile with: the Laplace mechanism on the sample with "

@@ -51,6 +51,8 @@ import sympy as sp
 
 from ..engine.core import (Claim, Enumeration, Source, erratum, finding, reading,
                            register)
+from ..engine.notation import defined, release
+from ..engine.render import unicode as display
 from ..engine.proofs import (Parametrization, term_symbol, conclude, conclude_cases, conclude_evaluation,
                              conclude_termwise)
 from .designs import RATIO_BASES as BASES, RATIO_DESIGNS as DESIGNS, ExactRatio, cmp_ratio, ht, inclusion
@@ -92,23 +94,34 @@ CLASSES = (MINUS_OUT, PLUS_OUT, MINUS_IN, ZERO_IN, PLUS_IN)   # the paper's orde
 
 
 class Sample:
-    """One sample s (or s') of a class, with the symbol the paper uses for it: T = t(x, s) = t(x', s)
+    """One sample s (or s') of a class, with the symbol the paper uses for it: t(x, s) (= t(x', s))
     for a sample without i, t_{-i}(x, s) for a sample with i."""
 
     def __init__(self, cls: SampleClass, name: str):
         self.cls = cls
         self.name = name
-        self.symbol = sp.Symbol(f"t_{{{name}}}" if cls.contains_i else f"T_{{{name}}}", real=True)
+        self.symbol = sp.Symbol(f"t_{{-i}}(x, {name})" if cls.contains_i else f"t(x, {name})", real=True)
 
     def __repr__(self) -> str:
         return f"Sample({self.cls.key}, {self.name})"
 
 
-def t_hat(s: Sample, version: str = "x") -> sp.Expr:
-    """The Horvitz-Thompson atom t(x, s) (version "x") or t(x', s) (version "x'")."""
+def t_atom(s: Sample, version: str = "x") -> sp.Expr:
+    """The Horvitz-Thompson atom t(x, s) (version "x") or t(x', s) (version "x'") in the sample's symbol:
+    t(x, s) = t(x', s) without i, t_{-i}(x, s) + x_i/p_i (resp. x'_i/p_i) with i.  Used in the class
+    conditions, which the engine reads without unfolding notation."""
     if not s.cls.contains_i:
         return s.symbol
     return s.symbol + (U if version == "x" else UP)
+
+
+def t_hat(s: Sample, version: str = "x") -> sp.Expr:
+    """t(x, s) or t(x', s) as the paper writes it: the symbol t(x, s) for a sample without i, otherwise a
+    notation node standing for :func:`t_atom`.  SymPy does not look inside the node, so c and d keep the
+    printed form (t(x, s) - t(x', s) does not cancel when the claim is built); the engine unfolds it."""
+    if version == "x" and not s.cls.contains_i:
+        return s.symbol
+    return defined(f"t({version}, {s.name})", t_atom(s, version))
 
 
 def a(s: Sample, s2: Sample, first: str = "x") -> sp.Expr:
@@ -130,7 +143,7 @@ def d(s: Sample, s2: Sample) -> sp.Expr:
 # -- class conditions and their parametrization ---------------------------------------------------
 def class_conditions(s: Sample) -> tuple:
     """The class membership of s at z as SymPy relationals (the OCR's boundary conventions)."""
-    tx, txp = t_hat(s, "x"), t_hat(s, "x'")
+    tx, txp = t_atom(s, "x"), t_atom(s, "x'")
     if s.cls is MINUS_OUT:
         return (sp.Le(z, tx),)
     if s.cls is PLUS_OUT:
@@ -292,6 +305,51 @@ R_HYP = reading(
 PAIR_TABLE: list[dict] = []   # one row per class pair, in the paper's order
 
 
+# The relation each claim checks, in words (plain-text formulas): the printed reduction as read; "(as read)"
+# where a registered reading of the OCR enters (readings htm.r7.reading.*).  Two long ones use t(x, s') for
+# t_{-i}(x, s') + x_i/p_i and t(x', s) for t_{-i}(x, s) + x'_i/p_i (the same quantities).
+_REDUCTION_TEXT = {
+    ("minus_out", "minus_out", "c"): "c(x,x',s,s') = 0",
+    ("plus_out", "plus_out", "c"): "c(x,x',s,s') = 0",
+    ("minus_in", "minus_in", "c"): "c = e^{z/b} e^{(t_{-i}(x,s)-t_{-i}(x,s'))/b} (e^{(x_i-x'_i)/(p_i b)} - "
+                                   "e^{-(x_i-x'_i)/(p_i b)})",
+    ("minus_in", "minus_in", "d"): "d = 4 ch((t_{-i}(x,s)-t_{-i}(x,s'))/b) e^{z/b} sh((x_i-x'_i)/(p_i b)) (as read)",
+    ("zero_in", "zero_in", "c"): "c = 2 e^{(t_{-i}(x,s)+x'_i/p_i)/b} sh((t_{-i}(x,s')+x_i/p_i-z)/b) (as read)",
+    ("plus_in", "plus_in", "c"): "c = e^{(t(x,s)+t(x',s')-z)/b} - e^{(t(x',s)+t(x,s')-z)/b}",
+    ("plus_in", "plus_in", "d"): "d = 0",
+    ("minus_out", "plus_out", "c"): "c(x,x',s,s') = 0",
+    ("minus_out", "plus_out", "d"): "d = 0",
+    ("minus_out", "minus_in", "c"): "c(x,x',s,s') = (e^{-x'_i/(p_i b)} - e^{-x_i/(p_i b)}) e^{(t(x,s)+z-t_{-i}(x,s'))/b}",
+    ("minus_out", "minus_in", "c_reversed"): "c(x,x',s',s) = (e^{x_i/(p_i b)} - e^{x'_i/(p_i b)}) "
+                                             "e^{(t_{-i}(x,s')+z-t(x,s))/b}",
+    ("minus_out", "zero_in", "d"): "d = 2 e^{t(x',s')/b} sh((t(x,s)-z)/b) + 2 e^{z/b} sh((t(x,s')-t(x,s))/b) "
+                                   "(as read)",
+    ("minus_out", "plus_in", "d"): "d = 2 e^{t_{-i}(x,s')/b} (e^{x_i/(p_i b)} - e^{x'_i/(p_i b)}) sh((z-t(x,s))/b) "
+                                   "(as read)",
+    ("plus_out", "minus_in", "d"): "d = (e^{-x'_i/(p_i b)} - e^{-x_i/(p_i b)}) e^{(t(x,s)+z-t_{-i}(x,s'))/b} + "
+                                   "(e^{x_i/(p_i b)} - e^{x'_i/(p_i b)}) e^{(t_{-i}(x,s')-z+t(x,s))/b}",
+    ("plus_out", "zero_in", "d"): "d = 2 e^{t(x,s)/b} sh((x_i/p_i+t_{-i}(x,s')-z)/b)",
+    ("plus_out", "plus_in", "d"): "d = 0 (the printed value is illegible)",
+    ("minus_in", "zero_in", "d"): "d = 2 e^{t(x',s)/b} sh((t(x,s')-z)/b) + 2 sh((x_i-x'_i)/(p_i b)) "
+                                  "e^{(t_{-i}(x,s')+z-t_{-i}(x,s))/b} (as read)",
+    ("minus_in", "plus_in", "d"): "d = 2 sh((x_i-x'_i)/(p_i b)) e^{(t_{-i}(x,s')+z-t_{-i}(x,s))/b}",
+    ("zero_in", "plus_in", "d"): "d = 2 e^{(t_{-i}(x,s')+x'_i/p_i)/b} sh((t(x,s)-z)/b) (as read)",
+}
+_QUANTITY = {"c": "c(x,x',s,s')", "c_reversed": "c(x,x',s',s)", "d": "d(x,x',s,s')"}
+
+
+def _prefix(s: Sample, s2: Sample) -> str:
+    return f"Proof of Result 7, x_i > x'_i, s in {s.cls.text}, s' in {s2.cls.text}: "
+
+
+def _z_range(s: Sample, s2: Sample) -> str:
+    """The class conditions of the pair in words, e.g. ``z <= t(x, s), t_{-i}(x, s') + x_i/p_i < z``: a sign
+    holds on these points only."""
+    ops = {"<=": "<=", "<": "<"}
+    return ", ".join(f"{display(c.lhs)} {ops[c.rel_op]} {display(c.rhs)}"
+                     for c in class_conditions(s) + class_conditions(s2))
+
+
 def _register_pair(s, s2, reductions=(), signs=(), printed=""):
     """``reductions``: (name, lhs, printed rhs as read); ``signs``: (name, lhs, relation, certificate).
     Each is a claim on the class pair, proved through the class parametrization."""
@@ -299,13 +357,17 @@ def _register_pair(s, s2, reductions=(), signs=(), printed=""):
     for name, lhs, rhs in reductions:
         register(Claim(
             id=f"{_pid(s, s2)}.{name}_reduction", source=loc, kind="identity", lhs=lhs, rhs=rhs,
-            title=f"Proof of Result 7, s in {s.cls.text}, s' in {s2.cls.text}: the printed reduction of {name}",
-            conditions=pair_conditions(s, s2), proof=lambda cl, ss=(s, s2): _on_classes(cl, ss)))
+            title=_prefix(s, s2) + _REDUCTION_TEXT[s.cls.key, s2.cls.key, name],
+            conditions=pair_conditions(s, s2), proof=lambda cl, ss=(s, s2): _on_classes(cl, ss),
+            note=f"d(x,x',s,s') = c(x,x',s,s') + c(x,x',s',s), c(x,x',s,s') = a(x,x',s,s') - a(x',x,s,s'), "
+                 f"a(x,x',s,s') = exp((t(x,s) - |z - t(x',s')|)/b). As printed: {printed}"))
     for name, lhs, rel, cert in signs:
+        read = " (relation read)" if (s.cls.key, s2.cls.key) == ("minus_out", "plus_in") else ", as printed"
         register(Claim(
             id=f"{_pid(s, s2)}.{name}_sign", source=loc, kind="sign", lhs=lhs, relation=rel,
-            title=f"Proof of Result 7, s in {s.cls.text}, s' in {s2.cls.text}: {name} {rel} 0 as printed",
-            conditions=pair_conditions(s, s2), proof=lambda cl, ss=(s, s2), ce=cert: _on_classes(cl, ss, ce)))
+            title=_prefix(s, s2) + f"{_QUANTITY[name]} {rel} 0 for {_z_range(s, s2)}{read}",
+            conditions=pair_conditions(s, s2), proof=lambda cl, ss=(s, s2), ce=cert: _on_classes(cl, ss, ce),
+            note=f"As printed: {printed}"))
     PAIR_TABLE.append(dict(pair=(s.cls.key, s2.cls.key), samples=(s, s2), printed=printed,
                            reductions=[r[0] for r in reductions], signs=[(g[0], g[2]) for g in signs]))
 
@@ -432,21 +494,22 @@ def _prove_case8_sign(claim: Claim):
 
 CASE8_SIGN = register(Claim(
     id="htm.r7.minus_out_x_zero_in.d_sign", source=_loc(s8, s8b), kind="sign", lhs=d(s8, s8b), relation=">=",
-    title="Proof of Result 7, s in S^-_{-i}, s' in S^0_i: d >= 0 when t(x,s) <= t(x,s') (as Result 7's hypothesis, "
-          "read for every z, ensures)",
-    conditions=pair_conditions(s8, s8b) + (sp.Le(t_hat(s8), t_hat(s8b)),), proof=_prove_case8_sign,
+    title="Proof of Result 7, x_i > x'_i, s in S^-_{-i}, s' in S^0_i, t(x,s) <= t(x,s'): d(x,x',s,s') >= 0",
+    conditions=pair_conditions(s8, s8b) + (sp.Le(t_atom(s8), t_atom(s8b)),), proof=_prove_case8_sign,
     note="d = 2 e^{t(x',s')/b} sh((t(x,s) - z)/b) + 2 e^{z/b} sh((t(x,s') - t(x,s))/b): the first sh argument is "
-         ">= 0 on the class pair, the second exactly when t(x,s) <= t(x,s')."))
+         ">= 0 on the class pair, the second exactly when t(x,s) <= t(x,s'). Result 7's hypothesis, read for every z "
+         "(reading htm.r7.reading.hypothesis), gives t(x,s) <= t(x,s')."))
 _WITNESS = {b: sp.Integer(1), z: sp.Integer(0), s8.symbol: sp.Integer(1), p_i: sp.Rational(1, 2), x_i: sp.Integer(5),
             xp_i: sp.Integer(0), s8b.symbol: sp.Rational(-99, 10)}
 CASE8_WITNESS = register(Claim(
     id="htm.r7.minus_out_x_zero_in.d_negative_witness", source=_loc(s8, s8b), kind="inequality",
-    lhs=d(s8, s8b).subs(_WITNESS), rhs=0, relation="<",
-    title="On S^-_{-i} x S^0_i alone, d can be negative: d < 0 at b = 1, z = 0, t(x,s) = 1, p_i = 1/2, x_i = 5, "
-          "x'_i = 0, t_{-i}(x,s') = -9.9 (t(x',s') = -9.9 < z <= t(x,s') = 0.1 < t(x,s))",
+    lhs=release(d(s8, s8b)).subs(_WITNESS), rhs=0, relation="<",
+    title="Proof of Result 7: d(x,x',s,s') < 0 at b = 1, z = 0, t(x,s) = 1 (s without i), p_i = 1/2, x_i = 5, "
+          "x'_i = 0, t_{-i}(x,s') = -9.9",
     proof=conclude_evaluation,
-    note="The point lies in the class pair (S^-_{-i}: z <= t(x,s); S^0_i: t(x',s') < z <= t(x,s')) but not under "
-         "Result 7's hypothesis read for every z (t(x,s) > t(x,s')). d = 2 e^{-9.9} sh 1 + 2 sh(-0.9) = -2.05."))
+    note="The point lies in the class pair s in S^-_{-i}, s' in S^0_i (S^-_{-i}: z = 0 <= t(x,s) = 1; S^0_i: "
+         "t(x',s') = -9.9 < z <= t(x,s') = 0.1), so on that class pair alone d can be negative; the point "
+         "does not satisfy Result 7's hypothesis read for every z (t(x,s) > t(x,s')). d = 2 e^{-9.9} sh 1 + 2 sh(-0.9) = -2.05."))
 finding(
     "htm.r7.finding.case8_uses_hypothesis", _loc(s8, s8b),
     "In the case s in S^-_{-i}, s' in S^0_i the printed reduction is exact (after the readings e^z -> e^{z/b} and "
@@ -479,13 +542,14 @@ SUM_C = sp.Sum(q[j_] * q[l_] * (E((tx[j_] - sp.Abs(z - txp[l_])) / b) - E((txp[j
                (l_, 1, K), (j_, 1, K))
 register(Claim(
     id="htm.r7.same_sign_as_sum_c", source=PROOF7, kind="identity",
-    title="Proof of Result 7: R(zbar) - R(z) = sum_{s,s'} p(s)p(s') c(x,x',s,s') / (F_x' G_x'(z)), a positive "
-          "denominator, so the two have the same sign (the 'o.s.s.a.' step, as printed)",
+    title="Proof of Result 7, any design with K samples: R(zbar) - R(z) = sum_{s,s'} p(s)p(s') c(x,x',s,s') / "
+          "(F_x' G_x'(z))",
     lhs=F_X / F_XP - G_X / G_XP, rhs=SUM_C / (F_XP * G_XP),
     note="Any design with K samples s_1..s_K of probabilities q_k > 0, atoms t(x, s_k) and t(x', s_k). "
          "R(zbar) = F_x/F_x' is the ratio right of every atom (F = sum_s p(s) e^{t(., s)/b}: the right tail of "
-         "Result 6), R(z) = G_x(z)/G_x'(z) with G = 2b f. The identity is that of finite sums (linearity); "
-         "the denominator is a product of sums of positive terms."))
+         "Result 6), R(z) = G_x(z)/G_x'(z) with G = 2b f. The identity is that of finite sums (linearity). With "
+         "htm.r7.same_sign_denominator (the denominator is positive) the two sides have the same sign: the "
+         "'o.s.s.a.' step of the proof."))
 register(Claim(
     id="htm.r7.same_sign_denominator", source=PROOF7, kind="sign", lhs=F_XP * G_XP, relation=">",
     title="Proof of Result 7: the factor F_x' G_x'(z) relating R(zbar) - R(z) to sum p p' c is positive",
@@ -564,32 +628,36 @@ RESULT7_SMALLER_BOUND = register(Claim(
 register(Claim(
     id="htm.r7.result7_larger_strict", source=RESULT7, kind="sign", lhs=_term(j_, 1).xreplace(
         {tau[j_]: TAU_T, q[j_]: Q_T}), relation=">",
-    title="Result 7 corrected, x_i > x'_i: each sample's term is > 0 left of its atom t(x, s), so the bound is strict "
-          "for z < max_{s ni i} t(x, s)",
-    conditions=_order(1) + (sp.Lt(z, TAU_T + U),), proof=lambda cl: _prove_term_strict(cl, 1), note=_R7_NOTE))
+    title="Result 7 corrected, x_i > x'_i, one sample s ni i, z < t(x,s): q_s (e^{(x_i-x'_i)/(p_i b)} "
+          "e^{-|z-t(x',s)|/b} - e^{-|z-t(x,s)|/b}) > 0",
+    conditions=_order(1) + (sp.Lt(z, TAU_T + U),), proof=lambda cl: _prove_term_strict(cl, 1),
+    note=_R7_NOTE + " One term of the sum of htm.r7.result7_larger_bound: as every term is >= 0, the bound is strict "
+                    "for z < max_{s ni i} t(x, s)."))
 register(Claim(
     id="htm.r7.result7_smaller_strict", source=RESULT7, kind="sign", lhs=_term(j_, -1).xreplace(
         {tau[j_]: TAU_T, q[j_]: Q_T}), relation=">",
-    title="Result 7 corrected, x_i < x'_i: each sample's term is > 0 right of its atom t(x, s), so the bound is "
-          "strict for z > min_{s ni i} t(x, s)",
-    conditions=_order(-1) + (sp.Gt(z, TAU_T + U),), proof=lambda cl: _prove_term_strict(cl, -1), note=_R7_NOTE))
+    title="Result 7 corrected, x_i < x'_i, one sample s ni i, z > t(x,s): q_s (e^{(x'_i-x_i)/(p_i b)} "
+          "e^{-|z-t(x',s)|/b} - e^{-|z-t(x,s)|/b}) > 0",
+    conditions=_order(-1) + (sp.Gt(z, TAU_T + U),), proof=lambda cl: _prove_term_strict(cl, -1),
+    note=_R7_NOTE + " One term of the sum of htm.r7.result7_smaller_bound: as every term is >= 0, the bound is "
+                    "strict for z > min_{s ni i} t(x, s)."))
 
 
 def _attained(direction: int) -> Claim:
-    side = "z >= t(x, s) for every s containing i, i.e. z >= max_{s ni i} t(x, s)" if direction > 0 else \
-        "z <= t(x, s) for every s containing i, i.e. z <= min_{s ni i} t(x, s)"
+    side = "z >= t(x, s) for every s ni i (z >= max_{s ni i} t(x, s))" if direction > 0 else \
+        "z <= t(x, s) for every s ni i (z <= min_{s ni i} t(x, s))"
     rel = sp.Ge(z, tau[j_] + U) if direction > 0 else sp.Le(z, tau[j_] + U)
     key = "larger" if direction > 0 else "smaller"
     return Claim(
         id=f"htm.r7.result7_{key}", source=RESULT7, kind="identity", lhs=_sum(_term(j_, direction)), rhs=0,
         title=f"Result 7 corrected, x_i {'>' if direction > 0 else '<'} x'_i: given i in S, f_x(z) = "
-              f"e^{{|x_i-x'_i|/(p_i b)}} f_x'(z), the supremum of the ratio, exactly when {side}",
+              f"e^{{|x_i-x'_i|/(p_i b)}} f_x'(z) when {side}",
         conditions=_order(direction) + (rel,),
         proof=lambda cl: conclude_termwise(cl, lambda t: _prove_term_attained(t, direction)),
         enumeration=lambda: _result7_conditional(direction > 0),
-        note=_R7_NOTE + " 'Exactly when': with htm.r7.result7_%s_strict the bound is strict elsewhere, and with "
-                        "htm.r7.result7_%s_bound it is a bound everywhere. The enumeration checks the argmax on small "
-                        "designs with exact rational values." % (key, key))
+        note=_R7_NOTE + " With htm.r7.result7_%s_bound, e^{|x_i-x'_i|/(p_i b)} is the supremum of the ratio, and "
+                        "with htm.r7.result7_%s_strict it is attained exactly there (the argmax of Result 7). The "
+                        "enumeration checks that argmax on small designs with exact rational values." % (key, key))
 
 
 def _cases(designs=DESIGNS, bases=BASES):
@@ -669,22 +737,34 @@ _WHY_R7 = ("For the densities conditional on i in S, each sample's kernel satisf
            "2e^{-1}/(1 + e^{-2}) = 0.648, while it equals e from z = 3 on.")
 erratum("htm.r7.result7_larger",
         printed=Claim(id="htm.r7.result7_larger.printed",
-                      title="Result 7 as printed, x_i > x'_i: the ratio is maximal at max_{s ni i} t_{-i}(x,s) "
-                            "(p({1}) = p({1,2}) = 1/2, i = 1)",
+                      title="Result 7 as printed, x_i > x'_i, p({1}) = p({1,2}) = 1/2, i = 1: R(max_{s ni 1} "
+                            "t_{-1}(x,s)) >= R(t(x,{1,2})), R = f_x/f_x'",
                       source=RESULT7, kind="inequality", lhs=_Rc.subs(z, _printed_point), relation=">=",
                       rhs=_Rc.subs(z, _x1 + 2 * _x2), conditions=(sp.Lt(_xp1, _x1),),
                       counterexample={_x1: sp.Integer(1), _x2: sp.Integer(1), _xp1: sp.Integer(0), b: sp.Integer(1)},
                       note=_CONSEQUENCE % "t(x, {1, 2}) = x_1 + 2 x_2"),
-        corrected=RESULT7_LARGER, explanation=_WHY_R7)
+        corrected=RESULT7_LARGER, explanation=_WHY_R7,
+        printed_text="Result 7. If S^-_{-i} = [empty] or S^+_i = [empty], and x_i > [x'_i], then "
+                     "argmax_{z in R} [(f_{Z_b|X=x, S ni i}/f_{Z_b|X=x', S ni i})](z) = "
+                     "max{[t_{-i}(x, s)] : s subset of U, p(s) > 0, s [ni] i}.",
+        corrected_text="If x_i > x'_i, then f_{Z_b|X=x, S ni i}(z) = e^{(x_i - x'_i)/(p_i b)} f_{Z_b|X=x', S ni i}(z) "
+                       "for every z >= max{t(x, s) : s subset of U, p(s) > 0, s ni i} = "
+                       "max{t_{-i}(x, s) : s subset of U, p(s) > 0, s ni i} + x_i/p_i.")
 erratum("htm.r7.result7_smaller",
         printed=Claim(id="htm.r7.result7_smaller.printed",
-                      title="Result 7 as printed, x'_i > x_i: the ratio is maximal at max_{s ni i} t_{-i}(x,s) "
-                            "(p({1}) = p({1,2}) = 1/2, i = 1)",
+                      title="Result 7 as printed, x'_i > x_i, p({1}) = p({1,2}) = 1/2, i = 1: R(max_{s ni 1} "
+                            "t_{-1}(x,s)) >= R(t(x,{1})), R = f_x/f_x'",
                       source=RESULT7, kind="inequality", lhs=_Rc.subs(z, _printed_point), relation=">=",
                       rhs=_Rc.subs(z, _x1), conditions=(sp.Lt(_x1, _xp1),),
                       counterexample={_x1: sp.Integer(-1), _x2: sp.Integer(1), _xp1: sp.Integer(0), b: sp.Integer(1)},
                       note=_CONSEQUENCE % "t(x, {1}) = x_1"),
         corrected=RESULT7_SMALLER,
+        printed_text="If S^-_{-i} = [empty] or S^+_i = [empty], and [x'_i] > x_i then "
+                     "argmax_{z in R} [(f_{Z_b|X=x, S ni i}/f_{Z_b|X=x', S ni i})](z) = "
+                     "max{[t_{-i}](x, s) : s subset of U, p(s) > 0, s [ni] i}.",
+        corrected_text="If x'_i > x_i, then f_{Z_b|X=x, S ni i}(z) = e^{(x'_i - x_i)/(p_i b)} f_{Z_b|X=x', S ni i}(z) "
+                       "for every z <= min{t(x, s) : s subset of U, p(s) > 0, s ni i} = "
+                       "min{t_{-i}(x, s) : s subset of U, p(s) > 0, s ni i} + x_i/p_i.",
         explanation="For x'_i > x_i the bound runs the other way: the maximum e^{(x'_i-x_i)/(p_i b)} is attained "
                     "exactly for z <= min_s t(x,s) = min_s t_{-i}(x,s) + x_i/p_i, a minimum, not the printed "
                     "maximum of t_{-i}(x,s). Counterexample on the same design (p({1}) = p({1, 2}) = 1/2): "

@@ -33,6 +33,7 @@ import sympy as sp
 from ..engine.core import (Claim, Enumeration, Proof, Source, all_of, argue, cite,
                            erratum, finding, mechanical, reading, register, zero)
 from ..engine.formulas import formula
+from ..engine.notation import defined
 from ..engine.proofs import Parametrization, conclude, conclude_evaluation, conclude_split, has_sign
 from .designs import ExactRatio, cmp_ratio, ht, inclusion, poisson, srs, take_all_plus_srs
 
@@ -239,7 +240,8 @@ def _prove_ht_unbiased(claim: Claim) -> Proof:
 
 register(Claim(
     id="htm.ht_unbiased",
-    title="The Horvitz-Thompson estimator is unbiased: E[t(x, S)] = t(x) for every design on 3 units",
+    title="Horvitz-Thompson estimator unbiased on every design on 3 units (p_j > 0): E[t(x, S)] = sum_s "
+          "p(s) t(x, s) = x_1 + x_2 + x_3",
     source=_src("Section 1.3"), kind="identity", lhs=_ht_mean, rhs=sum(_x3), conditions=_PI3_POSITIVE,
     proof=_prove_ht_unbiased, enumeration=_ht_unbiased_enum,
     note="All 8 samples of 3 units with free probabilities p(s) >= 0 (p_j > 0 so that the estimate is defined). "
@@ -262,14 +264,16 @@ def _prove_mixture(claim: Claim) -> Proof:
 
 register(Claim(
     id="htm.mixture_density",
-    title="d/dz P(t + bW <= z) = (2b)^{-1} e^{-|z - t|/b} on both sides of t, a density: each term of "
-          "P(Z_b <= z | X = x) = sum_s p(s) P(t(x,s) + bW <= z) has it, so f_x = sum_s p(s) (2b)^{-1} e^{-|z-t(x,s)|/b}",
+    title="Laplace kernel of Section 2.2: d/dz P(t + bW <= z) = (2b)^{-1} e^{-|z - t|/b} for every real z (b > 0), the "
+          "cdf written by branches",
     source=_src("Section 2.2, the density of Z_b given X = x"), kind="identity",
-    lhs=sp.diff(_laplace_cdf, z), rhs=sp.exp(-sp.Abs(z - _t) / b) / (2 * b),
+    lhs=sp.Derivative(_laplace_cdf, z), rhs=sp.exp(-sp.Abs(z - _t) / b) / (2 * b),
     proof=_prove_mixture,
     note="lhs: the derivative of the Laplace cdf of one sample's term, computed branch by branch (the branch "
          "z <= t holds at z = t, where both one-sided derivatives are 1/(2b)). The mixture cdf is the p(s)-weighted "
-         "sum of these terms by total probability over the independent S and W."))
+         "sum of these terms by total probability over the independent S and W, so each term has this derivative and "
+         "f_x = sum_s p(s) (2b)^{-1} e^{-|z - t(x,s)|/b} (not a separate check). The proof also checks that the "
+         "kernel integrates to 1."))
 
 # ================================================================================================
 # 1.4  delta as an integral and as an event probability
@@ -316,15 +320,17 @@ def _prove_event_form(claim: Claim) -> Proof:
 
 register(Claim(
     id="htm.delta.event_form",
-    title="delta(eps,x,x') = int (f_x - e^eps f_x')_+ = P(A|x) - e^eps P(A|x') = sup_B [P(B|x) - e^eps P(B|x')]: "
-          "pointwise 1_B h <= h_+ for h = f_x - e^eps f_x' (equality on A = {h > 0}), integrated",
+    title="Pointwise lemma behind the event form of delta (Section 1.4): phi h <= h_+ for every real h and "
+          "0 <= phi <= 1",
     source=_src("Section 1.4"), kind="inequality",
     lhs=sp.Max(_h, 0), relation=">=", rhs=_phi * _h, conditions=(sp.Le(_phi, 1),),
     proof=_prove_event_form, enumeration=_event_form_enum,
     note="The statement checked is the pointwise kernel: for every value h of f_x(z) - e^eps f_x'(z) and every "
          "0 <= phi <= 1 (phi = 1_B(z) for an event B), phi h <= h_+, with equality for phi = 1_{h > 0}. Integrating "
-         "(the hockey-stick event form) gives the three printed forms of delta; so delta(eps, x, x') is the least "
-         "delta with DP(eps, delta, x, x')."))
+         "gives the three printed forms of Section 1.4, delta(eps, x, x') = int (f_x - e^eps f_x')_+ = "
+         "P(A|x) - e^eps P(A|x') = sup_B [P(B|x) - e^eps P(B|x')], A = {f_x > e^eps f_x'}: that step is the cited "
+         "hockey-stick event form, not a check; the enumeration corroborates the three forms exactly for b = 0 on "
+         "small designs. So delta(eps, x, x') is the least delta with DP(eps, delta, x, x')."))
 
 # -- the split at m_t and M_t ---------------------------------------------------------------------
 U_left, V_right = sp.Symbol("U", real=True), sp.Symbol("V", real=True)
@@ -355,23 +361,26 @@ def _prove_tail(side: str):
 
 register(Claim(
     id="htm.delta.left_tail",
-    title="Left of m_t: int_{-oo}^{m_t} (U e^{z/b})_+ / (2b) dz = (1/2) U_+ e^{m_t/b}, where "
-          "2b (f_x - e^eps f_x') = U e^{z/b} there, U = sum_s p(s)(e^{-t(x,s)/b} - e^eps e^{-t(x',s)/b})",
+    title="Left tail of delta: int_{-oo}^{m_t} (U e^{z/b})_+ / (2b) dz = (1/2) U_+ e^{m_t/b} for every real "
+          "U (b > 0)",
     source=_src("Section 2.2, formula for delta_{Z_b,X}(eps, x, x'), first term"), kind="identity",
     lhs=sp.Integral(sp.Max(U_left * sp.exp(z / b), 0) / (2 * b), (z, -sp.oo, m_t)),
     rhs=sp.Max(U_left, 0) * sp.exp(m_t / b) / 2, proof=_prove_tail("left"),
-    note="The integral is checked for U <= 0 and U > 0; the tail form of the integrand is checked on a generic "
-         "design with three samples whose atoms are all >= m_t. The first displayed lines of the source show "
+    note="Left of every atom (z <= m_t), 2b (f_x - e^eps f_x')(z) = U e^{z/b} with U = sum_s p(s)(e^{-t(x,s)/b} - "
+         "e^eps e^{-t(x',s)/b}); that tail form is a step of the proof, checked on a generic design with three "
+         "samples whose atoms are all >= m_t. The integral is checked for U <= 0 and U > 0. The first displayed "
+         "lines of the source show "
          "neither the factor (2b)^{-1} nor e^eps in this term (reading htm.delta.reading.tail_factors)."))
 register(Claim(
     id="htm.delta.right_tail",
-    title="Right of M_t: int_{M_t}^{oo} (V e^{-z/b})_+ / (2b) dz = (1/2) V_+ e^{-M_t/b}, where "
-          "2b (f_x - e^eps f_x') = V e^{-z/b} there, V = sum_s p(s)(e^{t(x,s)/b} - e^eps e^{t(x',s)/b})",
+    title="Right tail of delta: int_{M_t}^{oo} (V e^{-z/b})_+ / (2b) dz = (1/2) V_+ e^{-M_t/b} for every "
+          "real V (b > 0)",
     source=_src("Section 2.2, formula for delta_{Z_b,X}(eps, x, x'), second term"), kind="identity",
     lhs=sp.Integral(sp.Max(V_right * sp.exp(-z / b), 0) / (2 * b), (z, M_t, sp.oo)),
     rhs=sp.Max(V_right, 0) * sp.exp(-M_t / b) / 2, proof=_prove_tail("right"),
-    note="The integral is checked for V <= 0 and V > 0; the tail form on a generic design with three samples "
-         "whose atoms are all <= M_t."))
+    note="Right of every atom (z >= M_t), 2b (f_x - e^eps f_x')(z) = V e^{-z/b} with V = sum_s p(s)(e^{t(x,s)/b} - "
+         "e^eps e^{t(x',s)/b}); that tail form is a step of the proof, checked on a generic design with three "
+         "samples whose atoms are all <= M_t. The integral is checked for V <= 0 and V > 0."))
 
 reading("htm.delta.reading.tail_factors", _src("Section 2.2, formula for delta_{Z_b,X}(eps, x, x'), first lines"),
         printed="= / (ZP (exp(-[z - #(w, )| /b) - exp(e )eXp(-lz-f(w'b)l/b)))) dz ... "
@@ -431,8 +440,8 @@ def tail_by_atoms_check(rhs_sign: int = 1) -> Enumeration:
 
 register(Claim(
     id="htm.delta.tail_by_atoms",
-    title="sum_s p(s) e^{-+t(x,s)/b} = sum_{y in supp f_{Z_0|X=x}} e^{-+y/b} f_{Z_0|X=x}(y) (the source's third "
-          "form), checked on two designs",
+    title="sum_s p(s) e^{-+t(x,s)/b} = sum_y e^{-+y/b} f_{Z_0|X=x}(y) (Section 2.2, third form), on SRS "
+          "2-of-4 and census N = 3, b = 1/ln 2",
     source=_src("Section 2.2, formula for delta_{Z_b,X}(eps, x, x'), last form"), kind="identity",
     lhs=sp.Symbol(r"\sum_s p(s) e^{\mp \hat t(x,s)/b}"),
     rhs=sp.Symbol(r"\sum_{y} e^{\mp y/b} f_{Z_0|X=x}(y)"), enumeration=_tail_by_atoms_enum,
@@ -454,8 +463,8 @@ def _prove_by_evaluation(claim: Claim) -> Proof:
 
 register(Claim(
     id="htm.delta.interval_sinh_form",
-    title="alpha e^{z/b} - gamma e^{-z/b} = 2 sqrt(alpha gamma) sh((z - z_0)/b), z_0 = (b/2) ln(gamma/alpha): "
-          "one sign change, at z_0",
+    title="alpha e^{z/b} - gamma e^{-z/b} = 2 sqrt(alpha gamma) sh((z - z_0)/b), z_0 = (b/2) "
+          "ln(gamma/alpha), alpha, gamma > 0",
     source=_src("Section 2.2, the middle integral of delta (between consecutive atoms)"), kind="identity",
     lhs=a_ * sp.exp(z / b) - c_ * sp.exp(-z / b), rhs=2 * sp.sqrt(a_ * c_) * sp.sinh((z - z0) / b),
     note="Between consecutive atoms f_x - e^eps f_x' = alpha e^{z/b} + beta e^{-z/b}. If alpha and beta have "
@@ -465,7 +474,8 @@ register(Claim(
 _anti = b * a_ * sp.exp(z / b) + b * c_ * sp.exp(-z / b)
 register(Claim(
     id="htm.delta.interval_positive_part",
-    title="int_{z_0}^{v} (alpha e^{z/b} - gamma e^{-z/b}) dz = b alpha e^{v/b} + b gamma e^{-v/b} - 2 b sqrt(alpha gamma)",
+    title="int_{z_0}^{v} (alpha e^{z/b} - gamma e^{-z/b}) dz = b alpha e^{v/b} + b gamma e^{-v/b} - 2 b "
+          "sqrt(alpha gamma) for v >= z_0",
     source=_src("Section 2.2, the middle integral of delta (between consecutive atoms)"), kind="identity",
     lhs=sp.Integral(a_ * sp.exp(z / b) - c_ * sp.exp(-z / b), (z, z0, v_)),
     rhs=_anti.subs(z, v_) - 2 * b * sp.sqrt(a_ * c_), conditions=(sp.Ge(v_, z0),),
@@ -475,7 +485,8 @@ register(Claim(
          "e^{-z/b}). The mirrored case int_u^{z_0} (gamma e^{-z/b} - alpha e^{z/b}) dz has the same form at u."))
 register(Claim(
     id="htm.delta.interval_positive_part_decreasing",
-    title="int_{u}^{z_0} (gamma e^{-z/b} - alpha e^{z/b}) dz = b gamma e^{-u/b} + b alpha e^{u/b} - 2 b sqrt(alpha gamma)",
+    title="int_{u}^{z_0} (gamma e^{-z/b} - alpha e^{z/b}) dz = b gamma e^{-u/b} + b alpha e^{u/b} - 2 b "
+          "sqrt(alpha gamma) for u <= z_0",
     source=_src("Section 2.2, the middle integral of delta (between consecutive atoms)"), kind="identity",
     lhs=sp.Integral(c_ * sp.exp(-z / b) - a_ * sp.exp(z / b), (z, u_, z0)),
     rhs=_anti.subs(z, u_) - 2 * b * sp.sqrt(a_ * c_), conditions=(sp.Le(u_, z0),),
@@ -519,14 +530,16 @@ def _prove_census(claim: Claim) -> Proof:
 
 CENSUS = register(Claim(
     id="htm.census.delta",
-    title="Census (p(U) = 1), |t(x) - t(x')| = Delta: delta(eps) = P(Z > z_0|x) - e^eps P(Z > z_0|x') "
-          "= 1 - e^{(eps - Delta/b)/2} for eps <= Delta/b",
+    title="Census (p(U) = 1), t(x) - t(x') = Delta > 0, eps <= Delta/b: P(Z_b > z_0|x) - e^eps P(Z_b > "
+          "z_0|x') = 1 - e^{(eps - Delta/b)/2}",
     source=_src("Section 1.4 applied to the census design (Z_b = t(x) + bW)"), kind="identity",
     lhs=_census_lhs, rhs=_census_rhs, conditions=(sp.Le(eps, Delta / b),), proof=_prove_census,
     note="lhs = P(Z in A | x) - e^eps P(Z in A | x') with A = (z_0, oo), z_0 = (Delta + b eps)/2, t(x') = 0, "
          "t(x) = Delta; the proof locates A from ln f_x/f_x' on the three pieces of the line. For eps >= Delta/b "
          "the ratio never exceeds e^{Delta/b} <= e^eps, so delta = 0 (a step of the proof). This is the "
-         "no-sampling limit of the mechanism, the plain Laplace mechanism with sensitivity Delta."))
+         "no-sampling limit of the mechanism, the plain Laplace mechanism with sensitivity Delta. That the lhs is "
+         "delta(eps, x, x') rests on the hockey-stick event form (cited), delta = P(Z in A | x) - e^eps P(Z in A | x') "
+         "with A = {f_x > e^eps f_x'}, and on the location of A, checked in the proof's steps."))
 formula("laplace_mechanism_delta", sp.Max(0, _census_rhs), (eps, Delta, b), ("htm.census.delta",),
         _src("Section 1.4, census design"),
         "delta(eps) of the Laplace mechanism with sensitivity Delta and scale b: max(0, 1 - e^{(eps - Delta/b)/2}).")
@@ -578,8 +591,8 @@ def _prove_r1(claim: Claim) -> Proof:
 
 register(Claim(
     id="htm.r1.delta0_bound",
-    title="Result 1 (every design on 3 units): delta_{obs_X(S),X}(0) <= max_i p_i; for neighbours differing at "
-          "unit i, delta_obs(0, x, x') = p_i",
+    title="Result 1, every design on 3 units: delta_obs(0, x, x') <= max_j p_j for neighbours x, x' "
+          "differing at unit i = 1, 2 or 3",
     source=_src("Section 2.1, Result 1"), kind="inequality",
     lhs=sp.Max(*_pi3), relation=">=", rhs=sp.Max(*(_obs_delta0(i, evaluate=False) for i in range(3)), evaluate=False),
     proof=_prove_r1, enumeration=_result1_enum,
@@ -587,7 +600,9 @@ register(Claim(
          "obs_x(S) = (S, x_S) under a generic design on 3 units (8 sample probabilities, symbolic values); a domain "
          "X with a total constraint has fewer pairs, so a smaller or equal supremum. Only the samples containing the "
          "changed unit give different outcomes, the same for any N. Every statistic of the survey data is a function "
-         "of obs (data processing), hence DP(0, max_i p_i) too."))
+         "of obs (data processing), hence DP(0, max_i p_i) too. The proof's steps check delta_obs(0, x, x') = p_i "
+         "for neighbours differing at unit i; with the statement this gives Result 1, delta_{obs_X(S),X}(0) <= "
+         "max_i p_i."))
 
 
 # -- Result 2, first part: when delta(0) = max_j p_j -----------------------------------------------
@@ -602,12 +617,14 @@ def _prove_r2_obs(claim: Claim) -> Proof:
 
 R2_OBS = register(Claim(
     id="htm.r2.tight",
-    title="Result 2 (corrected) for the survey data, every design on 3 units: if X contains two neighbours, "
-          "delta_{obs(X,S),X}(0) = max_j p_j (Result 1 is attained)",
+    title="Result 2, survey data, every design on 3 units: max over i of delta_obs(0, x, x') for neighbours "
+          "differing at unit i = max_j p_j",
     source=_src("Section 2.1, Result 2"), kind="identity",
     lhs=sp.Max(*(_obs_delta0(i, evaluate=False) for i in range(3)), evaluate=False), rhs=sp.Max(*_pi3),
     proof=_prove_r2_obs,
-    note="lhs: the supremum over neighbouring pairs when every unit has one, computed from the laws of obs; X is "
+    note="Result 2 for the survey data: if X contains two neighbours, delta_{obs(X,S),X}(0) = max_j p_j (Result 1 "
+         "is attained). lhs: the supremum over neighbouring pairs when every unit has one, computed from the laws "
+         "of obs; X is "
          "symmetric in the units, so one neighbouring pair gives one at every unit. X has two neighbours when it is "
          "infinite and m_t < M_t (X is compact: a limit point x* of X and a nearby x of X differ at some unit k "
          "whose change x_k - x*_k moves the total away from the end of [m_t, M_t] that t(x*) touches, if any; "
@@ -679,17 +696,23 @@ reading("htm.r2.reading.infinite_set", _src("Section 2.1, Result 2"), printed="I
         alternatives="'If X is infinite' (the domain): then, with m_t < M_t, X contains two neighbours and the "
                      "statement holds (htm.r2.tight).",
         claims=("htm.r2.tight_degenerate_instance", "htm.r2.tight"))
+with sp.evaluate(False):     # kept unevaluated: the engine computes it (enumeration of the pairs) when it checks
+    _DELTA_OBS_INSTANCE = DeltaObsInfiniteX1(*(R2_OBS_CEX[k] for k in (_N, _n, _m1, _M1, _card_inf, m_t, M_t)))
 R2_DEGENERATE = register(Claim(
     id="htm.r2.tight_degenerate_instance",
-    title="Result 2, a degenerate instance: X_1 = {0, 1, 10} u {10 + 1/k} is infinite, yet with SRS(5, 2) and totals in "
-          "[1/2, 3/2] X has no neighbouring pair and delta_{obs(X,S),X}(0) = 0 (< max_j p_j = 2/5)",
+    title="Result 2, a degenerate instance: X_1 = {0, 1, 10} u {10 + 1/k} (infinite), SRS(5, 2), totals in [1/2, 3/2]: "
+          "delta_{obs(X,S),X}(0) = 0",
     source=_src("Section 2.1, Result 2 and Section 1.2 (X_1, [m_t, M_t])"), kind="identity",
-    lhs=DeltaObsInfiniteX1(*(R2_OBS_CEX[k] for k in (_N, _n, _m1, _M1, _card_inf, m_t, M_t))), rhs=0,
+    lhs=defined(r"\delta_{\mathrm{obs}(X,S),X}(0)", _DELTA_OBS_INSTANCE), rhs=0,
     proof=conclude_evaluation,
-    note="X_1 = {0, 1, 10} u {10 + 1/k : k >= 1} is closed (its only limit point 10 belongs to it), bounded and "
+    note="lhs: delta_{obs(X,S),X}(0) for this instance, the supremum of delta_obs(0, x, x') over the neighbouring "
+         "pairs of X (0 when there is none), computed by exact enumeration when the claim is checked. "
+         "X_1 = {0, 1, 10} u {10 + 1/k : k >= 1} is closed (its only limit point 10 belongs to it), bounded and "
          "infinite, m_1 = 0, M_1 = 11; the printed strict inequalities N m_1 < m_t < M_t < N M_1 hold "
          "(0 < 1/2 < 3/2 < 55). Only 0 and 1 fit, X = {x in {0,1}^5 : t(x) = 1}, and two points of X differ at two "
-         "units; the value is computed by exact enumeration of the neighbouring pairs."))
+         "units: X has no neighbouring pair (a pair differing at unit i would give delta_obs(0, x, x') = "
+         "p_i = 2/5 > 0, htm.r1.delta0_bound). So the value 0 is below max_j p_j = 2/5, the value the printed "
+         "Result 2 gives."))
 finding(
     "htm.r2.finding.no_neighbours", _src("Section 2.1, Result 2"),
     "Result 2 ('If X_1 is infinite, then delta_{obs(X,S),X}(0) = max_j p_j') tacitly assumes that X contains two "
@@ -763,14 +786,17 @@ def _result2_ht_enum() -> Enumeration:
 
 register(Claim(
     id="htm.r2.tight_ht",
-    title="Result 2 for the HT estimate: delta(0,x,x') = p_j - sum_z min(mu_x(z), mu_x'(z)), mu the law of t(x,S) "
-          "on the samples containing j; so if the section {v in X_1 : (x_{-j}, v) in X} at a unit j with "
-          "p_j = max_k p_k is infinite for some x in X, delta_{Z_0,X}(0) = max_k p_k",
+    title="Result 2 for the HT estimate, pointwise step: (mu - mu')_+ = mu - min(mu, mu') for masses mu, "
+          "mu' >= 0 at one atom",
     source=_src("Section 2.1, Result 2 (applied to the Horvitz-Thompson estimate)"), kind="identity",
     lhs=sp.Max(_mu - _mu_p, 0), rhs=_mu - sp.Min(_mu, _mu_p),
     proof=_prove_r2_ht, enumeration=_result2_ht_enum,
     note="The statement checked is the pointwise identity (mu - mu')_+ = mu - min(mu, mu') at one atom; summed "
-         "over the atoms (sum_z mu(z) = p_j) it gives the formula for delta(0, x, x'). The hypothesis is needed: "
+         "over the atoms (sum_z mu(z) = p_j) it gives delta(0, x, x') = p_j - sum_z min(mu_x(z), mu_x'(z)), mu the law "
+         "of t(x, S) on the samples containing the changed unit j. Steps of the proof (not its conclusion) give the "
+         "toolkit's Result 2 for the HT estimate: if the section {v in X_1 : (x_{-j}, v) in X} at a unit j with "
+         "p_j = max_k p_k is infinite for some x in X, some x'_j makes the two masses disjoint and "
+         "delta_{Z_0,X}(0) = max_k p_k; the enumeration corroborates it on small designs. The hypothesis is needed: "
          "the printed Result 2 concerns the survey data obs(X, S); for the HT estimate, X_1 infinite is not enough. "
          "With X_1 = {0, 1, 10} u {10 + 1/k}, SRS(5, 2) and totals in [2, 3], the sections lie in {0, 1}, every "
          "neighbouring pair has delta(0, x, x') = 1/5 and delta_{Z_0,X}(0) = 1/5 < 2/5 (while the survey data "
@@ -878,7 +904,7 @@ def _separation_steps(include_top: bool) -> Proof:
         cite("pigeonhole_principle", "k distinct points in B need k <= card B; so k > card B (k >= 2) gives two "
                                      "candidates x', x'' (neighbours, differing at i) with supp f_x' != supp f_x''"),
         mechanical(sp.Max(f0 - cc * 0, 0) == f0 and f0.is_positive,
-                   "at z_0 in supp f_x' \\ supp f_x'' (b = 0): (f_x'(z_0) - e^eps * 0)_+ = f_x'(z_0) > 0 for every eps, "
+                   "at z_0 in supp f_x' \\ supp f_x'' (b = 0): (f_x'(z_0) - e^eps times 0)_+ = f_x'(z_0) > 0 for every eps, "
                    "so delta(eps, x', x'') > 0 for every eps and eps_{Z_0,X}(0) = +oo"),
     ]
     if include_top:
@@ -898,13 +924,14 @@ def _prove_r3(claim: Claim) -> Proof:
 
 RESULT3 = Claim(
     id="htm.r3.corrected",
-    title="Result 3 (corrected): if, for some unit i (p_i > 0) and x in X, the section {x' in X: x'_{-i} = x_{-i}} "
-          "has k >= 2 points and k > card{t(x,s): i not in s, p(s) > 0}, then eps_{Z_0,X}(0) = +oo; the separation "
-          "M_A + c_j > a + c_1 (a in A, c_1 < c_j) places k distinct atoms in B",
+    title="Result 3, corrected, separation step: M_A + c_j > a + c_1 for a <= M_A, c_1 < c_j (A: the atoms "
+          "t_{-i}(x,s), s ni i)",
     source=_src("Section 2.1, Result 3"), kind="inequality",
     lhs=_A_max + _cj, relation=">", rhs=_a_atom + _c1,
     conditions=(sp.Le(_a_atom, _A_max), sp.Lt(_c1, _cj)), proof=_prove_r3, enumeration=_result3_enum,
-    note="Let c_1 < ... < c_k be the values x'_i/p_i over the section, B the atoms of the samples without i (the "
+    note="Result 3, corrected: if, for some unit i (p_i > 0) and x in X, the section {x' in X: x'_{-i} = x_{-i}} "
+         "has k >= 2 points and k > card{t(x,s): i not in s, p(s) > 0}, then eps_{Z_0,X}(0) = +oo. "
+         "Let c_1 < ... < c_k be the values x'_i/p_i over the section, B the atoms of the samples without i (the "
          "same for every x' of the section) and A the atoms t_{-i}(x, s), s containing i (A is not empty: p_i > 0), "
          "so supp f_x' = B u (A + c). If all k supports were equal, m_A + c_1 (below every atom of A + c_k) and "
          "M_A + c_j, j >= 2 (above every atom of A + c_1) would be k distinct points of B. The statement checked is "
@@ -977,6 +1004,11 @@ class SectionExcessExample(sp.Function):
 
 
 _EX_ARGS = (_N, _m1, _M1, _card, _p_empty, m_t, M_t)
+# the paper's notation for the two computed quantities of the instance (the engine unfolds them when it checks)
+_EX_EPS0 = defined(r"\varepsilon_{Z_0,X}(0)", EpsZeroExample(*_EX_ARGS))
+_EX_SECTION_EXCESS = defined(r"\max_{i,x}\big(\mathrm{card}\{x' \in X: x'_{-i} = x_{-i}\} - "
+                             r"\mathrm{card}\{s: p(s) > 0, i \in s\}\big)",
+                             SectionExcessExample(_N, _m1, _M1, m_t, M_t))
 _EX_TOTALS = (sp.Lt(_N * _m1, m_t), sp.Lt(m_t, M_t), sp.Lt(M_t, _N * _M1))
 _EX_CEX = {_N: 2, _m1: min(_EX_X1), _M1: max(_EX_X1), _card: len(_EX_X1),
            _p_empty: sp.nsimplify(sum(p for p, s in _EX_DESIGN if not s)), m_t: 1, M_t: 2}
@@ -995,12 +1027,11 @@ reading("htm.r3.reading.sample_count", _src("Section 2.1, Result 3"), printed="c
         claims=("htm.r3.printed", "htm.r3.corrected"))
 erratum("htm.r3.corrected",
         printed=Claim(id="htm.r3.printed",
-                      title="Result 3 as printed: card{x' in X: x'_{-i} = x_{-i}} > card{s: p(s) > 0, i in s} "
-                            "=> eps_{Z_0,X}(0) = +oo (instance: p(empty) = p({1}) = p({2}) = 1/3, "
-                            "X_1 = {-4, -2, 0, 1, 3}, totals in [m_t, M_t])",
+                      title="Result 3 as printed, on the instance of the note: card{x' in X: x'_{-i} = x_{-i}} "
+                            "> card{s: p(s) > 0, i in s} => eps_{Z_0,X}(0) = +oo",
                       source=_src("Section 2.1, Result 3 and Section 1.2 (X_1, [m_t, M_t])"), kind="identity",
-                      lhs=EpsZeroExample(*_EX_ARGS), rhs=sp.oo,
-                      conditions=_EX_TOTALS + (sp.Gt(SectionExcessExample(_N, _m1, _M1, m_t, M_t), 0),),
+                      lhs=_EX_EPS0, rhs=sp.oo,
+                      conditions=_EX_TOTALS + (sp.Gt(_EX_SECTION_EXCESS, 0),),
                       counterexample=_EX_CEX,
                       note=_EX_NOTE + " Unit 1, x = (1, 1): two candidates (0, 1), (1, 1) > one sample containing "
                                       "unit 1, so the printed condition holds."),
@@ -1014,7 +1045,15 @@ erratum("htm.r3.corrected",
                     "different glyph elsewhere (Result 10: 'p_i ¢ {0,1}'), which supports 'in'. The paper contradicts "
                     "itself here: binary data under SRS(3, 1) with totals in [1, 2] meet the printed condition (two "
                     "candidates, one sample containing i), yet its Result 9 gives eps(0) = ln max{2/1, 2/1} = ln 2.",
-        readings=("htm.r3.reading.sample_count",))
+        readings=("htm.r3.reading.sample_count",),
+        printed_text="Result 3 ([eps_{Z_0,X}(0)] = +oo). If [exists i in U], [x in X], tel que "
+                     "cardinal({[x' in X : x'_{-i} = x_{-i}]}) > cardinal({s [subset of] U : p(s) > 0, [i in] s}), "
+                     "then [eps_{Z_0,X}(0)] = +oo.",
+        corrected_text="Result 3, corrected: if for some i in U with p_i > 0 and some x in X the set "
+                       "{x' in X : x'_{-i} = x_{-i}} has k >= 2 elements and k > cardinal({t(x,s) : s subset of U, "
+                       "p(s) > 0, i not in s}), then eps_{Z_0,X}(0) = +oo. What is checked is its separation step: "
+                       "M_A + c_j > a + c_1 for every atom a <= M_A of the samples containing i and every c_1 < c_j "
+                       "(c = x'_i/p_i); the counting that concludes is the pigeonhole principle (cited).")
 
 
 def _prove_r2b(claim: Claim) -> Proof:
@@ -1032,8 +1071,7 @@ def _prove_r2b(claim: Claim) -> Proof:
 
 R2B = Claim(
     id="htm.r2.not_pure_unconstrained",
-    title="Result 2, second part, for X = X_1^N (no binding total): p(empty) < 1 and card X_1 >= 2^N => "
-          "eps_{Z_0,X}(0) = +oo, since card X_1 >= 2^N > 2^{N-1} >= card B (htm.r3.corrected's argument)",
+    title="Result 2, second part, for X = X_1^N, counting step: 2^N > 2^{N-1} for every integer N >= 1",
     source=_src("Section 2.1, Result 2 (second statement)"), kind="inequality",
     lhs=2**_N, relation=">", rhs=2**(_N - 1), proof=_prove_r2b, enumeration=_result2b_enum,
     note="The statement checked is the count 2^N > 2^{N-1}; with the separation argument of htm.r3.corrected (whose "
@@ -1051,11 +1089,10 @@ reading("htm.r2.reading.not_pure", _src("Section 2.1, Result 2 (second statement
         claims=("htm.r2.not_pure.printed",))
 erratum("htm.r2.not_pure",
         printed=Claim(id="htm.r2.not_pure.printed",
-                      title="Result 2, second part, as printed: p(empty) < 1 and card X_1 >= 2^N => eps_{Z_0,X}(0) = "
-                            "+oo (instance: p(empty) = p({1}) = p({2}) = 1/3, X_1 = {-4, -2, 0, 1, 3}, totals in "
-                            "[m_t, M_t])",
+                      title="Result 2, second part, as printed, on the instance of the note: p(empty) < 1 and "
+                            "card X_1 > 2^N => eps_{Z_0,X}(0) = +oo",
                       source=_src("Section 2.1, Result 2 (second statement) and Section 1.2 (X_1, [m_t, M_t])"),
-                      kind="identity", lhs=EpsZeroExample(*_EX_ARGS), rhs=sp.oo,
+                      kind="identity", lhs=_EX_EPS0, rhs=sp.oo,
                       conditions=(sp.Lt(_p_empty, 1), sp.Gt(_card, 2**_N)) + _EX_TOTALS,
                       counterexample=_EX_CEX, note=_EX_NOTE),
         corrected=R2B,
@@ -1065,7 +1102,14 @@ erratum("htm.r2.not_pure",
                     "the mechanism is DP(ln 2, 0). 'Not D.P.(eps, 0)' is read as 'for no finite eps' "
                     "(eps_{Z_0,X}(0) = +oo, the heading of Result 3). Without a binding total constraint the "
                     "statement holds (htm.r2.not_pure_unconstrained).",
-        readings=("htm.r2.reading.not_pure",))
+        readings=("htm.r2.reading.not_pure",),
+        printed_text="If p([empty]) < 1, and if cardinal(X[_1]) > 2[^N], then the privacy mecanism associated with "
+                     "the scheme p and the Horvitz-Thompson estimator is not D.P. ([eps], 0).",
+        corrected_text="If X = X_1^N (no binding total constraint), p(empty) < 1 and cardinal(X_1) >= 2^N, then the "
+                       "privacy mechanism associated with the scheme p and the Horvitz-Thompson estimator is not "
+                       "D.P. (eps, 0) for any eps (eps_{Z_0,X}(0) = +oo). What is checked is its counting step "
+                       "2^N > 2^{N-1} (at most 2^{N-1} samples avoid a unit i); the rest is the separation step of "
+                       "Result 3, corrected, and the pigeonhole principle (cited).")
 
 
 # -- Result 4 --------------------------------------------------------------------------------------
@@ -1093,15 +1137,36 @@ def _result4_enum() -> Enumeration:
                        scope=SCOPE_DESIGNS)
 
 
+def _sample_name(s) -> str:
+    return r"\{" + ",".join(str(j + 1) for j in sorted(s)) + r"\}" if s else r"\emptyset"
+
+
+def _indicator(x, s, which: str):
+    """1_{z}(t(x, s)) in the paper's notation, meaning the Kronecker delta of z and the HT estimate."""
+    return defined(r"1_{\{z\}}(\hat t(" + which + ", " + _sample_name(s) + "))", sp.KroneckerDelta(z, _ht3(x, s)))
+
+
+def _pmf_at_z(x, which: str):
+    """f_{Z_0|X=x}(z) = sum_s p(s) 1_{z}(t(x, s)) over every sample of the generic design on 3 units."""
+    return defined(r"f_{Z_0|X=" + which + "}(z)",
+                   sum((_p3[s] * sp.KroneckerDelta(z, _ht3(x, s)) for s in _SAMPLES3), sp.S.Zero))
+
+
 register(Claim(
     id="htm.r4.delta0_pair",
-    title="Result 4, the equality (every design on 3 units): f_x(z) - f_x'(z) = sum_{s ni i} p(s)(1{t(x,s) = z} - "
-          "1{t(x',s) = z}) for every z, so delta(0,x,x') = sum_z (sum_{s ni i} p(s)(1_{z}(t(x,s)) - 1_{z}(t(x',s))))_+",
-    source=_src("Section 2.2.1, Result 4"), kind="identity", lhs=_F_DIFF, rhs=_MU_DIFF,
+    title="Result 4, every design on 3 units, x and x' differing at unit 1: f_x(z) - f_x'(z) = "
+          "sum_{s ni 1} p(s) (1_{z}(t(x,s)) - 1_{z}(t(x',s))) for every z",
+    source=_src("Section 2.2.1, Result 4"), kind="identity",
+    lhs=_pmf_at_z(_x3, "x") - _pmf_at_z(_neighbour3(0), "x'"),
+    rhs=sum((_p3[s] * (_indicator(_x3, s, "x") - _indicator(_neighbour3(0), s, "x'"))
+             for s in _SAMPLES3 if 0 in s), sp.S.Zero),
     conditions=_PI3_POSITIVE, proof=_prove_by_conclusion, enumeration=_result4_enum,
-    note="Generic design on 3 units, neighbours differing at unit 1 (the others by relabelling): a sample without "
-         "the changed unit gives the same atom under x and x', and its terms cancel, as for any N. Taking positive "
-         "parts and summing over z gives the printed equality. 1{t = z} is written as a Kronecker delta."))
+    note="Generic design on 3 units (8 sample probabilities p(s), symbolic values), neighbours differing at unit 1 "
+         "(the others by relabelling). lhs: the two laws of t(X, S) at z, sums over all 8 samples; rhs: the printed "
+         "inner sum over the samples containing the changed unit. The check unfolds both: a sample without the "
+         "changed unit gives the same atom under x and x' and its terms cancel, as for any N. Taking positive parts "
+         "and summing over z gives the printed equality delta(0, x, x') = sum_z (sum_{s ni i} p(s)(1_{z}(t(x,s)) - "
+         "1_{z}(t(x',s))))_+ (not a separate check). 1_{z}(t) is the Kronecker delta of z and t."))
 
 
 def _prove_r4_bound(claim: Claim) -> Proof:
@@ -1114,11 +1179,13 @@ def _prove_r4_bound(claim: Claim) -> Proof:
 
 register(Claim(
     id="htm.r4.bound",
-    title="Result 4, the bound delta(0,x,x') <= p_i: at each atom z, (mu(z) - mu'(z))_+ <= mu(z) for the masses "
-          "mu, mu' >= 0 of the samples containing i under x and x'; summed over the atoms, <= sum_{s ni i} p(s) = p_i",
+    title="Result 4, the bound, pointwise: (mu - mu')_+ <= mu for masses mu, mu' >= 0 at one atom (samples "
+          "containing i, under x and x')",
     source=_src("Section 2.2.1, Result 4"), kind="inequality",
     lhs=_mu, relation=">=", rhs=sp.Max(_mu - _mu_p, 0), proof=_prove_r4_bound,
-    note="With htm.r4.delta0_pair, delta(0, x, x') = sum_z (mu(z) - mu'(z))_+, for any design and any N. Equality "
+    note="Summed over the atoms, the pointwise bound gives Result 4's bound delta(0, x, x') <= sum_z mu(z) = "
+         "sum_{s ni i} p(s) = p_i (not a separate check), since with htm.r4.delta0_pair, delta(0, x, x') = "
+         "sum_z (mu(z) - mu'(z))_+, for any design and any N. Equality "
          "holds at every atom iff min(mu(z), mu'(z)) = 0, i.e. iff the atoms of the samples containing i under x and "
          "under x' are disjoint (htm.r2.tight_ht)."))
 
@@ -1154,12 +1221,15 @@ def _corollary_printed_enum() -> Enumeration:
 
 register(Claim(
     id="htm.r4.corollary_as_printed",
-    title="Result 4's corollary as printed (every design on 3 units): disjoint supports of f_x and f_x' force "
-          "p(s) = 0 for every sample s without i, and then delta(0,x,x') = p_i (= 1)",
+    title="Result 4's corollary, designs on 3 units with p(s) = 0 for every s without unit 1, disjoint "
+          "supports: delta(0, x, x') = p_1",
     source=_src("Section 2.2.1, after Result 4"), kind="identity",
     lhs=_tv3(_law_with_1(_x3), _law_with_1(_neighbour3(0)), evaluate=False), rhs=_pi3[0],
     proof=_prove_r4_corollary, enumeration=_corollary_printed_enum,
-    note="lhs: delta(0, x, x') from the laws when only samples containing unit 1 have positive probability and the "
+    note="The printed corollary: if supp f_x and supp f_x' are disjoint, delta_{Z,X}(0) = p_i. Disjoint supports "
+         "force p(s) = 0 for every sample s without the changed unit (steps of the proof check t(x,s) = t(x',s) "
+         "for those samples, a common atom otherwise), and then p_i = 1. "
+         "lhs: delta(0, x, x') from the laws when only samples containing unit 1 have positive probability and the "
          "supports are disjoint (distinct atoms). The printed statement is true but only applies when p_i = 1; the "
          "useful condition (the atoms of the samples containing i disjoint under x and x') is in htm.r4.bound and "
          "htm.r2.tight_ht. The printed conclusion writes delta_{Z,X}(0) for delta_{Z,X}(0, x, x'); since then "
@@ -1205,7 +1275,7 @@ def _prove_r5(claim: Claim) -> Proof:
         cite("continuous_positive_integral", "b > 0: f_x' (r - e^eps)_+ is continuous and positive at z_0, so "
                                              "delta(eps) > 0 (b = 0: the atom z_0 itself has mass > 0)"),
         mechanical(sp.Max(f0 - _c5 * 0, 0) == f0 and f0.is_positive,
-                   "b = 0 and z_0 in supp f_x \\ supp f_x': (f_x(z_0) - e^eps * 0)_+ = f_x(z_0) > 0 for every eps, so "
+                   "b = 0 and z_0 in supp f_x \\ supp f_x': (f_x(z_0) - e^eps times 0)_+ = f_x(z_0) > 0 for every eps, so "
                    "no eps gives delta = 0 and eps(0, x, x') = inf of the empty set = +oo"),
         mechanical(sp.diff(sp.exp(e), e) == sp.exp(e) and sp.exp(e).is_positive, "d/d eps e^eps = e^eps > 0"),
         cite("monotone_limits", "e^eps is increasing, so {eps : e^eps >= R} = [ln R, oo)"),
@@ -1216,31 +1286,46 @@ def _prove_r5(claim: Claim) -> Proof:
 
 RESULT5 = register(Claim(
     id="htm.r5.epsilon0",
-    title="Result 5 (corrected, with the logarithm): eps(0,x,x') = +oo if b = 0 and supp f_x is not in supp f_x'; "
-          "otherwise ln sup_z f_x(z)/f_x'(z); pointwise (f_x - e^eps f_x')_+ = f_x' (f_x/f_x' - e^eps)_+",
+    title="Result 5, corrected, pointwise step: (f - c g)_+ = g (f/g - c)_+ for f >= 0, g > 0, c > 0 (f = "
+          "f_x(z), g = f_x'(z), c = e^eps)",
     source=_src("Section 2.2.2, Result 5"), kind="identity",
     lhs=sp.Max(_f5 - _c5 * _g5, 0), rhs=_g5 * sp.Max(_f5 / _g5 - _c5, 0), enumeration=_result5_enum, proof=_prove_r5,
-    note="The statement checked is the pointwise factorisation where f_x' > 0 (everywhere for b > 0). Then "
+    note="Result 5, corrected: eps_{Z_b,X}(0, x, x') = +oo if b = 0 and supp f_x is not in supp f_x'; otherwise "
+         "ln sup_z f_x(z)/f_x'(z). The statement checked is the pointwise factorisation where f_x' > 0 (everywhere "
+         "for b > 0); the rest is in the proof's steps (two of them citations). Then "
          "delta(eps, x, x') = int f_x' (f_x/f_x' - e^eps)_+ vanishes iff e^eps >= sup_z f_x/f_x' (for b > 0 the "
          "densities are continuous); where f_x' = 0 < f_x (b = 0) no eps helps. The definition eps := inf{eps : "
          "delta(eps) <= 0} then gives ln sup ratio. The enumeration corroborates the case b = 0 exactly."))
 _ratio_census = sp.exp(Delta / b)      # sup of f_x/f_x' for the census design (htm.census.delta)
+# the paper's notation for the two sides of the printed Result 5 on the census design (unfolded by the engine)
+_eps0_census = defined(r"\varepsilon_{Z_b,X}(0,x,x')", Delta / b)
+_sup_ratio_census = defined(r"\sup\{f_{Z_b|X=x}(z)/f_{Z_b|X=x'}(z) : z \in \mathbb{R}\}", _ratio_census)
 erratum("htm.r5.epsilon0",
         printed=Claim(id="htm.r5.epsilon0.printed",
-                      title="Result 5 as printed: eps(0,x,x') = sup_z f_x(z)/f_x'(z) (census design, "
-                            "t(x) - t(x') = Delta)",
+                      title="Result 5 as printed (b > 0, census design, t(x) - t(x') = Delta): "
+                            "eps_{Z_b,X}(0,x,x') = sup{f_x(z)/f_x'(z) : z in R}",
                       source=_src("Section 2.2.2, Result 5"), kind="identity",
-                      lhs=Delta / b, rhs=_ratio_census,
+                      lhs=_eps0_census, rhs=_sup_ratio_census,
                       counterexample={Delta: sp.Integer(1), b: sp.Integer(1)},
-                      note="lhs: eps(0,x,x') from the definition, the least eps with delta(eps) = 0, which is "
-                           "Delta/b by htm.census.delta; rhs: the printed value, sup ratio = e^{Delta/b}."),
+                      note="Census design (p(U) = 1), t(x) - t(x') = Delta > 0, b > 0. lhs: eps_{Z_b,X}(0,x,x') "
+                           "from the definition, the least eps with delta(eps) = 0, which is Delta/b by "
+                           "htm.census.delta; rhs: the printed value, sup_z f_x(z)/f_x'(z) = e^{Delta/b} (the ratio "
+                           "is e^{(|z| - |z - Delta|)/b}, at most e^{Delta/b}, attained for z >= Delta)."),
         corrected=RESULT5,
         explanation="The printed Result 5 gives the supremum of the density ratio itself; the definition "
                     "eps = inf{eps: delta(eps) <= 0}, with DP(eps, delta) written P(A|x) <= exp(eps) P(A|x') + delta "
                     "(Section 1.4), gives its logarithm. The logarithm is missing consistently (Result 5, and twice "
                     "in the proof of Result 6: eps = sup ratio = max ratio), while Result 9 prints 'In(max ...)', so "
                     "it is not an OCR loss. For the census design with Delta = b = 1 the printed value is "
-                    "e = 2.718..., the true one 1 (delta(eps) = 1 - e^{(eps - 1)/2} vanishes exactly from eps = 1). No later result uses the printed form (Result 9 takes the logarithm).")
+                    "e = 2.718..., the true one 1 (delta(eps) = 1 - e^{(eps - 1)/2} vanishes exactly from eps = 1). "
+                    "No later result uses the printed form (Result 9 takes the logarithm).",
+        printed_text="Result 5. [eps_{Z_b,X}(0, x, x')] = +oo [if] b = 0 [et] supp(f_{Z_0|X=x}) \\ "
+                     "supp(f_{Z_0|X=x'}) [!= empty]; sup{f_{Z_b|X=x}(z)/f_{Z_b|X=x'}(z) : z in R} otherwise.",
+        corrected_text="Result 5, corrected: eps_{Z_b,X}(0, x, x') = +oo if b = 0 and supp(f_{Z_0|X=x}) \\ "
+                       "supp(f_{Z_0|X=x'}) != empty; ln sup{f_{Z_b|X=x}(z)/f_{Z_b|X=x'}(z) : z in R} otherwise. "
+                       "What is checked is its pointwise step (f_x(z) - e^eps f_x'(z))_+ = "
+                       "f_x'(z) (f_x(z)/f_x'(z) - e^eps)_+ where f_x'(z) > 0; the rest is in the proof's steps, two "
+                       "of them citations.")
 
 # -- the ratio on one interval between consecutive atoms ---------------------------------------------
 um, up_, ump, upp = sp.symbols("u^- u^+ u'^- u'^+", positive=True)
@@ -1259,21 +1344,25 @@ _u_minus = sum(qk * sp.exp(-(z + ek) / b) for qk, ek in zip(_qr, _e_right))
 _u_plus = sum(qk * sp.exp((z - wk) / b) for qk, wk in zip(_ql, _w_left))
 register(Claim(
     id="htm.ratio.interval_form",
-    title="Between consecutive atoms: 2b f_x(z) = e^{z/b} u^- + e^{-z/b} u^+, u^- = sum_{t(x,s) right} p(s) e^{-t/b}, "
-          "u^+ = sum_{t(x,s) left} p(s) e^{t/b}",
+    title="Proof of Result 6, two atoms on each side of z: 2b f_x(z) = e^{z/b} u^- + e^{-z/b} u^+ (u^- from "
+          "the atoms right of z, u^+ left)",
     source=_src("Section 2.2.2, proof of Result 6 (u^-_{x,b}(j), u^+_{x,b}(j))"), kind="identity",
     lhs=_mix, rhs=sp.exp(z / b) * _u_minus + sp.exp(-z / b) * _u_plus,
-    note="Generic configuration: two atoms right of z (at z + e_k) and two left (at z - w_k) with weights p(s); "
-         "u^- and u^+ are constant on the interval because no atom crosses z there."))
+    note="u^- = sum_{t(x,s) > z} p(s) e^{-t(x,s)/b}, u^+ = sum_{t(x,s) < z} p(s) e^{t(x,s)/b}. Checked on a generic "
+         "configuration: two atoms right of z (at z + e_k) and two left (at z - w_k) with weights p(s); the identity "
+         "holds term by term, so for any number of atoms. u^- and u^+ are constant on the interval between "
+         "consecutive atoms because no atom crosses z there."))
 DERIV = register(Claim(
     id="htm.ratio.derivative",
-    title="d/dz (u^- e^{z/b} + u^+ e^{-z/b})/(u'^- e^{z/b} + u'^+ e^{-z/b}) = 2(u^- u'^+ - u^+ u'^-)/(b D^2)",
+    title="Proof of Result 6: d/dz (u^- e^{z/b} + u^+ e^{-z/b})/D = 2(u^- u'^+ - u^+ u'^-)/(b D^2), D = "
+          "u'^- e^{z/b} + u'^+ e^{-z/b}",
     source=_src("Section 2.2.2, proof of Result 6 (derivative of the ratio)"), kind="identity",
     lhs=sp.diff(RATIO, z), rhs=DERIVATIVE,
     note="D = u'^- e^{z/b} + u'^+ e^{-z/b} > 0."))
 erratum("htm.ratio.derivative",
         printed=Claim(id="htm.ratio.derivative.printed",
-                      title="The derivative of the ratio as printed: 2 (u^- u'^+ - u^+ u'^-) / D^2 (no 1/b)",
+                      title="Proof of Result 6, the derivative as printed: d/dz (u^- e^{z/b} + u^+ e^{-z/b})/D = "
+                            "2(u^- u'^+ - u^+ u'^-)/D^2 (no 1/b)",
                       source=_src("Section 2.2.2, proof of Result 6 (derivative of the ratio)"), kind="identity",
                       lhs=sp.diff(RATIO, z), rhs=2 * _K / _den**2,
                       counterexample={um: sp.Integer(2), up_: sp.Integer(1), ump: sp.Integer(1), upp: sp.Integer(1),
@@ -1284,7 +1373,13 @@ erratum("htm.ratio.derivative",
                     "exp(z/b) u^- - exp(-z/b) u^+ (so not a single factor lost by the OCR); the display is a "
                     "derivative in z ('d(z)'), not in z/b. With u^- = 2, u^+ = u'^- = u'^+ = 1, b = 2 at z = 0 the "
                     "derivative is 1/4, the printed expression 1/2. A slip with no downstream effect: only the sign of "
-                    "the derivative is used ('of the same sign as'), and b > 0 leaves it unchanged.")
+                    "the derivative is used ('of the same sign as'), and b > 0 leaves it unchanged.",
+        printed_text="Its derivative is (d(f_{Z_b|X=x}/f_{Z_b|X=x'})/d(z))(z) = (exp(z/b) u'^- + exp(-z/b) u'^+)"
+                     "[^{-2}] x ((exp(z/b) u^- - exp(-z/b) u^+)(exp(z/b) u'^- + exp(-z/b) u'^+) - (exp(z/b) u^- + "
+                     "exp(-z/b) u^+)(exp(z/b) u'^- - exp(-z/b) u'^+)) = 2 (exp(z/b) u'^- + exp(-z/b) u'^+)[^{-2}] x "
+                     "[(u^- u'^+ - u^+ u'^-)]",
+        corrected_text="Its derivative is (d(f_{Z_b|X=x}/f_{Z_b|X=x'})/d(z))(z) = (2/b) (exp(z/b) u'^- + "
+                       "exp(-z/b) u'^+)^{-2} x (u^- u'^+ - u^+ u'^-).")
 
 
 def _prove_derivative_sign(claim: Claim) -> Proof:
@@ -1293,8 +1388,8 @@ def _prove_derivative_sign(claim: Claim) -> Proof:
 
 register(Claim(
     id="htm.ratio.derivative_sign",
-    title="Sign of the derivative of the ratio = sign of u^- u'^+ - u^+ u'^-, constant between atoms: "
-          "R'(z) (u^- u'^+ - u^+ u'^-) >= 0",
+    title="Proof of Result 6: R'(z) (u^- u'^+ - u^+ u'^-) >= 0, R = (u^- e^{z/b} + u^+ e^{-z/b})/(u'^- "
+          "e^{z/b} + u'^+ e^{-z/b}), u's > 0",
     source=_src("Section 2.2.2, proof of Result 6 (sign of the derivative)"), kind="sign",
     lhs=sp.diff(RATIO, z) * _K, relation=">=", proof=_prove_derivative_sign,
     note="R' K = 2 K^2/(b D^2) >= 0, and R' = 0 only where K = 0; so on each interval between consecutive atoms "
@@ -1380,13 +1475,15 @@ def _prove_sup_on_atoms(claim: Claim) -> Proof:
 
 register(Claim(
     id="htm.r6.sup_on_atoms",
-    title="Result 6: if b > 0, sup_z f_x(z)/f_x'(z) = max over the atoms T_{x,x'} of the ratio; between consecutive "
-          "atoms the ratio is monotone with the sign of K = u^- u'^+ - u^+ u'^-: K (R(y) - R(y_j)) >= 0 for "
-          "y = e^{z/b} >= y_j = e^{z_j/b}",
+    title="Result 6, between consecutive atoms: K (R(y) - R(y_j)) >= 0 for y >= y_j, R the ratio f_x/f_x' "
+          "in y = e^{z/b}, K = u^- u'^+ - u^+ u'^-",
     source=_src("Section 2.2.2, Result 6"), kind="sign",
     lhs=_K * (_ratio_y(_y) - _ratio_y(_yj)), relation=">=",
     conditions=(sp.Le(_yj, _y),), proof=_prove_sup_on_atoms, enumeration=_result6_enum,
-    note="The statement checked is the kernel on one interval between consecutive atoms, where R = (u^- e^{z/b} + "
+    note="Result 6: if b > 0, sup_z f_x(z)/f_x'(z) is the maximum of the ratio over the atoms T_{x,x'}; that "
+         "conclusion rests on the cited monotonicity argument with the constant tails (steps of the proof), not on "
+         "the statement checked. The statement checked is the kernel on one interval between consecutive atoms, "
+         "where R = (u^- e^{z/b} + "
          "u^+ e^{-z/b})/(u'^- e^{z/b} + u'^+ e^{-z/b}) (htm.ratio.interval_form); in y = e^{z/b}, "
          "K (R(y) - R(y_j)) = K^2 (y^2 - y_j^2)/(y y_j D(y) D(y_j)) >= 0. So R lies between its values at the two "
          "end atoms; with the constant tails (htm.r6.left_constant, htm.r6.right_constant) the supremum is attained "

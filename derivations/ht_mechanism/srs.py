@@ -164,10 +164,11 @@ def _density_enum(claim: Claim) -> Enumeration:
 F_T = sp.binomial(t, y) * sp.binomial(N - t, n - y) / sp.binomial(N, n)
 register(Claim(
     id="htm.r8.density",
-    title="Result 8 (b = 0): f_{Z_0|X=x}(N y/n) = C(t,y) C(N-t,n-y)/C(N,n), t = t(x), under SRS of n among N",
+    title="Result 8 (b = 0), SRS of n among N: P(sum_{i in S} x_i = y) = C(t,y) C(N-t,n-y)/C(N,n), t = t(x)",
     source=R8, kind="identity", lhs=sp.Symbol(r"P\big(\textstyle\sum_{i\in S} x_i = y\big)"), rhs=F_T,
     enumeration=_density_enum,
-    note="Depends on x only through t(x); support y in [max(0, n + t - N), min(n, t)]. For general N this is the "
+    note="P(sum_{i in S} x_i = y) = f_{Z_0|X=x}(N y/n), the law of the Horvitz-Thompson estimate (N/n) y for b = 0. "
+         "Depends on x only through t(x); support y in [max(0, n + t - N), min(n, t)]. For general N this is the "
          "hypergeometric law (Feller, vol. I, II.6); the check here is the exact law over every sample for N <= 7."))
 
 # -- the pmf ratio and its monotonicity --------------------------------------------------------------
@@ -189,12 +190,13 @@ def prove_pmf_ratio(claim: Claim) -> Proof:
 
 register(Claim(
     id="htm.r8.pmf_ratio",
-    title="Proof of Result 8 (b = 0): f_t(y)/f_{t+1}(y) = (t + 1 - y)(N - t)/((t + 1)(N - t - n + y)) for every y "
-          "in the common support of f_t and f_{t+1}, for all N",
+    title="Proof of Result 8 (b = 0): f_t(y)/f_{t+1}(y) = (t+1-y)(N-t)/((t+1)(N-t-n+y)) for y <= t, y <= n, "
+          "n - y <= N-t-1",
     source=R8, kind="identity", lhs=_ratio_def, rhs=RATIO, conditions=_COMMON_SUPPORT,
     proof=prove_pmf_ratio, budget=120.0,
     note="The source prints this fraction; its left side is OCR-damaged and is read as f_t/f_{t+1} (reading "
-         "htm.r8.pmf_ratio_lhs). The conditions say that y is in the support of both laws."))
+         "htm.r8.pmf_ratio_lhs). The conditions say that y is in the support of both laws (the common support); "
+         "N, n, t, y are any non-negative integers."))
 
 
 def _ratio_point(rng):
@@ -227,12 +229,13 @@ def prove_ratio_decreasing(claim: Claim) -> Proof:
 
 register(Claim(
     id="htm.r8.ratio_decreasing",
-    title="Proof of Result 8 (b = 0): f_t(y)/f_{t+1}(y) is decreasing in y: d/dy ln ratio = -1/(t+1-y) - "
-          "1/(N-t-n+y) < 0",
+    title="Proof of Result 8 (b = 0): d/dy ln[(t+1-y)(N-t)/((t+1)(N-t-n+y))] < 0 where t+1-y > 0 and N-t-n+y > 0",
     source=R8, kind="sign", lhs=_dlog, relation="<",
     conditions=(sp.Gt(t + 1 - y, 0), sp.Gt(N - t - n + y, 0)),
     proof=prove_ratio_decreasing,
-    note="So max_y f_t/f_{t+1} is at the smallest common y and max_y f_{t+1}/f_t at the largest."))
+    note="y is treated as a real variable; a step of the proof computes the derivative as -1/(t+1-y) - 1/(N-t-n+y). "
+         "The expression is the closed form of f_t(y)/f_{t+1}(y) on the common support (htm.r8.pmf_ratio), so that "
+         "ratio decreases in y: max_y f_t/f_{t+1} is at the smallest common y and max_y f_{t+1}/f_t at the largest."))
 
 # -- the support condition (printed with max) ---------------------------------------------------------
 _lo = lambda tt: sp.Max(0, n + tt - N)  # noqa: E731
@@ -266,7 +269,8 @@ def support_cases(claim: Claim) -> Proof:
 
 SUPPORT = Claim(
     id="htm.r8.support_condition",
-    title="Proof of Result 8 (corrected, b = 0): supp f_t = supp f_{t+1} iff min(t, N - 1 - t) >= n, for all N",
+    title="Proof of Result 8 (corrected, b = 0), 1 <= n <= N, 0 <= t <= N-1: supp f_t = supp f_{t+1} iff "
+          "min(t, N-1-t) >= n",
     source=R8, kind="identity", lhs=SAME_SUPPORT,
     rhs=sp.Piecewise((1, sp.Ge(sp.Min(t, N - 1 - t), n)), (0, True)), conditions=SRS_SETTING,
     proof=support_cases,
@@ -275,7 +279,8 @@ SUPPORT = Claim(
          "split that fixes each max and min.")
 erratum("htm.r8.support_condition",
         printed=Claim(id="htm.r8.support_condition.printed",
-                      title="Proof of Result 8 as printed (b = 0): supp f_t = supp f_{t+1} iff max(N - 1 - t, t) >= n",
+                      title="Proof of Result 8 as printed (b = 0), 1 <= n <= N, 0 <= t <= N-1: supp f_t = supp f_{t+1} "
+                            "iff max(N-1-t, t) >= n",
                       source=R8, kind="identity", lhs=SAME_SUPPORT,
                       rhs=sp.Piecewise((1, sp.Ge(sp.Max(N - 1 - t, t), n)), (0, True)), conditions=SRS_SETTING,
                       counterexample={N: sp.Integer(5), n: sp.Integer(2), t: sp.Integer(1)}),
@@ -289,7 +294,11 @@ erratum("htm.r8.support_condition",
                     "z in [[0, n]] as the common support, which is right only under the minimum, and Result 9's "
                     "condition min(m_t, N - M_t) < n is the corrected one. The refutation holds under both readings "
                     "of '>' (>= or >).",
-        readings=("htm.r8.support_line",))
+        readings=("htm.r8.support_line",),
+        printed_text="If [t_{x'}] = t_x + 1, then [max{0, n + t_x - N}, min{n, t_x}] = [max{0, n + t_x - N + 1}, "
+                     "min{n, t_x + 1}] [<=>] max{(N - 1) - t_x, t_x} [>=] n.",
+        corrected_text="If t_{x'} = t_x + 1 (1 <= n <= N, 0 <= t_x <= N - 1), then [max{0, n + t_x - N}, min{n, t_x}] = "
+                       "[max{0, n + t_x - N + 1}, min{n, t_x + 1}] <=> min{(N - 1) - t_x, t_x} >= n.")
 
 
 # -- Result 8: delta_{Z_0}(eps) -----------------------------------------------------------------------
@@ -329,12 +338,13 @@ def _delta_enum(claim: Claim) -> Enumeration:
 
 register(Claim(
     id="htm.r8.delta0",
-    title="Result 8 (b = 0): delta_{Z_0,X}(eps) = max_{|t-t'|=1, t,t' in [m_t,M_t]} sum_y (C(t,y)C(N-t,n-y) - e^eps "
-          "C(t',y)C(N-t',n-y))_+ / C(N,n)",
+    title="Result 8 (b = 0): delta_{Z_0,X}(eps) = max over t, t' in [m_t, M_t], |t - t'| = 1, of sum_y (f_t(y) - "
+          "e^eps f_t'(y))_+",
     source=R8, kind="identity", lhs=sp.Symbol(r"\delta_{Z_0,X}(\varepsilon)"),
     rhs=sp.Symbol(r"\max_{(t,t')}\sum_y \big(f_t(y) - e^{\varepsilon} f_{t'}(y)\big)_+"),
     enumeration=_delta_enum, budget=120.0,
-    note="Only the case b = 0 is stated in the source (finding htm.r8.title_wider_than_result)."))
+    note="f_t(y) = C(t,y) C(N-t,n-y)/C(N,n) (htm.r8.density). Both sides are named quantities; the enumeration "
+         "computes them. Only the case b = 0 is stated in the source (finding htm.r8.title_wider_than_result)."))
 
 
 # -- Result 9 -----------------------------------------------------------------------------------------
@@ -368,19 +378,20 @@ def prove_bound_down(claim: Claim) -> Proof:
 
 BOUND_UP = register(Claim(
     id="htm.r9.bound_ratio_up",
-    title="Result 9 (b = 0), kernel: r_t(y) = (t+1-y)(N-t)/((t+1)(N-t-n+y)) (= f_t(y)/f_{t+1}(y)) <= "
-          "(N - M_t + 1)/(N - M_t + 1 - n) for m_t <= t <= M_t - 1, 0 <= y <= n, when min(m_t, N - M_t) >= n",
+    title="Result 9 (b = 0), kernel: (t+1-y)(N-t)/((t+1)(N-t-n+y)) <= (N-M_t+1)/(N-M_t+1-n) for 0 <= y <= n <= m_t "
+          "<= t <= M_t-1, n <= N-M_t",
     source=R9, kind="inequality", lhs=RATIO, relation="<=", rhs=UP, conditions=KERNEL_RANGE,
     proof=prove_bound_up,
     note="The ratio is the closed form of htm.r8.pmf_ratio (valid on the common support, here all of [0, n]). "
          "Equality at (t, y) = (M_t - 1, 0): the bound is the largest f_t/f_{t+1}."))
 BOUND_DOWN = register(Claim(
     id="htm.r9.bound_ratio_down",
-    title="Result 9 (b = 0), kernel: 1/r_t(y) (= f_{t+1}(y)/f_t(y)) <= (m_t + 1)/(m_t + 1 - n) for "
-          "m_t <= t <= M_t - 1, 0 <= y <= n, when min(m_t, N - M_t) >= n",
+    title="Result 9 (b = 0), kernel: (t+1)(N-t-n+y)/((N-t)(t+1-y)) <= (m_t+1)/(m_t+1-n) for 0 <= y <= n <= m_t "
+          "<= t <= M_t-1, n <= N-M_t",
     source=R9, kind="inequality", lhs=1 / RATIO, relation="<=", rhs=DOWN, conditions=KERNEL_RANGE,
     proof=prove_bound_down,
-    note="Equality at (t, y) = (m_t, n): the bound is the largest f_{t+1}/f_t."))
+    note="The left side is 1/r_t(y) = f_{t+1}(y)/f_t(y) (htm.r8.pmf_ratio). Equality at (t, y) = (m_t, n): the bound "
+         "is the largest f_{t+1}/f_t."))
 
 
 def _eps_enum(claim: Claim, infinite: bool) -> Enumeration:
@@ -471,7 +482,7 @@ def prove_epsilon0_infinite(claim: Claim) -> Proof:
 
 register(Claim(
     id="htm.r9.epsilon0_infinite",
-    title="Result 9 (b = 0), infinite case: if min(m_t, N - M_t) < n, eps_{Z_0,X}(0) = +oo",
+    title="Result 9 (b = 0), infinite case: if m_t < M_t <= N and min(m_t, N - M_t) < n, eps_{Z_0,X}(0) = +oo",
     source=R9, kind="identity", lhs=sp.Symbol(r"\varepsilon_{Z_0,X}(0)"), rhs=sp.oo,
     conditions=RESULT9_SETTING + (sp.Lt(sp.Min(m_t, N - M_t), n),),
     proof=prove_epsilon0_infinite, enumeration=lambda claim: _eps_enum(claim, infinite=True),

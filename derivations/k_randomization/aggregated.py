@@ -57,21 +57,21 @@ def _ratio(a, b):
 
 
 claim(id="kr.agg.loss_range_upper",
-      title="L = 1: pi(s; m) = (q a + p b)/(p a + q b) <= p/q for every a = P[A_{n-1}(m) = s-1] >= 0 and "
-            "b = P[A_{n-1}(m) = s] >= 0 with a > 0, q < p",
+      title="L = 1: (q a + p b)/(p a + q b) <= p/q for a > 0, b >= 0, q < p (pi(s; m) in the form of (3.2)-(3.3))",
       source=S3_OPEN, kind="inequality", relation="<=", lhs=_ratio(a_pos, b_here), rhs=p / q,
       conditions=(sp.Lt(q, p),),
       proof=lambda c: conclude(c, _P_ABOVE_Q, certificate=-a_pos * (p**2 - q**2) / (q * (p * a_pos + q * b_here))),
-      note="lhs - rhs = -a (p^2 - q^2) / (q (p a + q b)). The decomposition of P[A_n(m) = s] and "
-           "P[A_n(m+1) = s] is (3.3) and (3.2) (kr.recursion_zero, kr.recursion_one). With a = 0 (s = 0) the "
-           "ratio is q/p.")
+      note="a = P[A_{n-1}(m) = s-1], b = P[A_{n-1}(m) = s]. lhs - rhs = -a (p^2 - q^2) / (q (p a + q b)). The "
+           "decomposition of P[A_n(m) = s] and P[A_n(m+1) = s] is (3.3) and (3.2) (kr.recursion_zero, "
+           "kr.recursion_one). With a = 0 (s = 0) the ratio is q/p.")
 
 claim(id="kr.agg.loss_range_lower",
-      title="L = 1: pi(s; m) = (q a + p b)/(p a + q b) >= q/p for every a >= 0 and b > 0, q < p",
+      title="L = 1: (q a + p b)/(p a + q b) >= q/p for a >= 0, b > 0, q < p (pi(s; m) in the form of (3.2)-(3.3))",
       source=S3_OPEN, kind="inequality", relation=">=", lhs=_ratio(a_prev, b_pos), rhs=q / p,
       conditions=(sp.Lt(q, p),),
       proof=lambda c: conclude(c, _P_ABOVE_Q, certificate=b_pos * (p**2 - q**2) / (p * (p * a_prev + q * b_pos))),
-      note="lhs - rhs = b (p^2 - q^2) / (p (p a + q b)); with b = 0 (s = n) the ratio is p/q.")
+      note="a = P[A_{n-1}(m) = s-1], b = P[A_{n-1}(m) = s]. lhs - rhs = b (p^2 - q^2) / (p (p a + q b)); with b = 0 "
+           "(s = n) the ratio is p/q.")
 
 
 j_ = sp.Symbol("j", integer=True, nonnegative=True)
@@ -84,15 +84,15 @@ def _count_pmf(nn, mm, ss):
 
 
 claim(id="kr.agg.pure_epsilon",
-      title="L = 1: pi(0; m) = P[A_n(m) = 0] / P[A_n(m+1) = 0] = p/q for every n and m = 0..n-1 (the bound of "
-            "kr.agg.loss_range_upper is attained)",
+      title="L = 1: pi(0; m) = P[A_n(m) = 0]/P[A_n(m+1) = 0] = p/q for every n and m = 0..n-1, each probability the "
+            "Bin(m, p) + Bin(n - m, q) convolution sum at s = 0",
       source=S3_OPEN, kind="identity", lhs=_count_pmf(n, m, 0) / _count_pmf(n, m + 1, 0), rhs=p / q,
       conditions=(sp.Lt(m, n),), proof=conclude_evaluation,
       note="P[A_n(m) = s] is the convolution of Bin(m, p) and Bin(n - m, q) (kr.count_law); at s = 0 every record "
-           "reports 0, and the sum has the single term q^m p^(n-m). With "
-           "kr.agg.loss_range_upper and kr.agg.loss_range_lower, max over s, m and the two directions of "
-           "|ln pi| is exactly ln(p/q): the count of n >= 1 records is no more private, in pure DP, than one "
-           "record's report.")
+           "reports 0, and the sum has the single term q^m p^(n-m). With kr.agg.loss_range_upper and "
+           "kr.agg.loss_range_lower, max over s, m and the two directions of |ln pi| is exactly ln(p/q): the count "
+           "of n >= 1 records is no more private, in pure DP, than one record's report. The equality attains the "
+           "bound p/q of kr.agg.loss_range_upper.")
 
 # -- general L ---------------------------------------------------------------------------------------------
 d_x = sp.Symbol(r"\delta(x_1, y)", integer=True, nonnegative=True)
@@ -100,32 +100,35 @@ d_xp = sp.Symbol(r"\delta(x_1', y)", integer=True, nonnegative=True)
 w = sp.Symbol("w", integer=True, nonnegative=True)   # L - delta(x_1, y)
 
 claim(id="kr.agg.record_log_ratio",
-      title="ln P[R(x_1') = y] - ln P[R(x_1) = y] = ln(p^(L - delta(x_1', y)) q^delta(x_1', y)) - "
-            "ln(p^(L - delta(x_1, y)) q^delta(x_1, y)) <= L ln(p/q) for Hamming distances 0 <= delta <= L, q < p",
+      title="ln(p^(L - delta') q^delta') - ln(p^(L - delta) q^delta) <= L ln(p/q) for integers 0 <= delta <= L, "
+            "delta' >= 0 and q < p",
       source=S3_OPEN, kind="inequality", relation="<=",
       lhs=sp.log(p**(L - d_xp) * q**d_xp) - sp.log(p**(L - d_x) * q**d_x), rhs=L * sp.log(p / q),
       conditions=(sp.Lt(q, p), sp.Le(d_x, L)),
       proof=lambda c: conclude(c, Parametrization({p: q + u, d_x: L - w}, {u: p - q, w: L - d_x}),
                                certificate=(d_x - d_xp - L) * sp.log(1 + (p - q) / q)),
-      note="The log-ratio is (delta(x_1, y) - delta(x_1', y)) ln(p/q) <= L ln(p/q). With (3.1) and Lemma 4.1 "
-           "(kr.lemma_4_1) the privacy ratio of the counts is at most the largest per-record ratio, (p/q)^L.")
+      note="delta = delta(x_1, y), delta' = delta(x_1', y): by kr.vector_pmf the left side is ln P[R(x_1') = y] - ln "
+           "P[R(x_1) = y]. The log-ratio is (delta(x_1, y) - delta(x_1', y)) ln(p/q) <= L ln(p/q). With (3.1) and "
+           "Lemma 4.1 (kr.lemma_4_1) the privacy ratio of the counts is at most the largest per-record ratio, "
+           "(p/q)^L.")
 
 i_ = sp.Symbol("i", integer=True, positive=True)
 d_rest = sp.IndexedBase(r"\delta", integer=True, nonnegative=True)  # delta(x_i, x_1'), i >= 2
 _REST = sp.Product(p**(L - d_rest[i_]) * q**d_rest[i_], (i_, 2, n))
 
 claim(id="kr.agg.pure_epsilon_vector",
-      title="General L, at s = n i_j with d_j = x_1' and x_1 opposite to x_1': the ratio of the two single products, "
-            "p^L prod_{i>=2} P[R(x_i) = x_1'] / (q^L prod_{i>=2} P[R(x_i) = x_1']), is (p/q)^L for every n",
+      title="General L: p^L R / (q^L R) = (p/q)^L for R = prod_{i=2}^{n} p^(L - delta_i) q^delta_i, every n",
       source=S3_OPEN, kind="identity",
       lhs=sp.Mul(p**L, _REST, sp.Pow(sp.Mul(q**L, _REST, evaluate=False), -1, evaluate=False), evaluate=False),
       rhs=(p / q)**L,
-      note="Only one synthetic collection has the counts n i_j (every y_i = d_j), so by (2.1) each probability "
-           "is a single product, with P[R(x_1') = x_1'] = p^L and P[R(x_1) = x_1'] = q^L (kr.vector_pmf at delta = 0 "
-           "and delta = L); the factors of the records the neighbours share cancel. This modelling step is not part "
-           "of the checked statement (an exact enumeration of every neighbour confirms the maximum (p/q)^L for L = 2, "
-           "n <= 3: tests/derivations/test_k_randomization_aggregated.py). With "
-           "kr.agg.record_log_ratio the pure epsilon of the aggregated counts is exactly L ln(p/q) for every n.")
+      note="delta_i = delta(x_i, x_1'). At s = n i_j with d_j = x_1' and x_1 opposite to x_1', the two pmfs are the "
+           "single products p^L R (for x') and q^L R (for x). Only one synthetic collection has the counts n i_j "
+           "(every y_i = d_j), so by (2.1) each probability is a single product, with P[R(x_1') = x_1'] = p^L and "
+           "P[R(x_1) = x_1'] = q^L (kr.vector_pmf at delta = 0 and delta = L); the factors of the records the "
+           "neighbours share cancel. This modelling step is not part of the checked statement (an exact enumeration "
+           "of every neighbour confirms the maximum (p/q)^L for L = 2, n <= 3: "
+           "tests/derivations/test_k_randomization_aggregated.py). With kr.agg.record_log_ratio the pure epsilon of "
+           "the aggregated counts is exactly L ln(p/q) for every n.")
 
 finding("kr.finding.max_ratio", S3_OPEN,
         "The paper leaves the largest value of the ratio open (a note to itself after (3.1)). It is (p/q)^L for every n >= 1: the "
@@ -148,15 +151,17 @@ def _lr(lo, hi):
 
 
 claim(id="kr.agg.loss_monotone",
-      title="L = 1: the likelihood ratio U(s)/V(s) = (p b_{s-1} + q b_s)/(q b_{s-1} + p b_s) of the two "
-            "neighbouring counts is nondecreasing in s wherever b is log-concave (b_s^2 >= b_{s-1} b_{s+1}), q < p",
+      title="L = 1, b_{s-1}, b_s, b_{s+1}, p, q > 0: (p b_{s-1} + q b_s)/(q b_{s-1} + p b_s) <= (p b_s + q b_{s+1})/"
+            "(q b_s + p b_{s+1}) if b_s^2 >= b_{s-1} b_{s+1} and q < p",
       source=S3_OPEN, kind="inequality", relation="<=", lhs=_lr(b1, b2), rhs=_lr(b2, b3),
       conditions=(sp.Lt(q, p), sp.Ge(b2**2, b1 * b3)),
       proof=lambda c: conclude(c, Parametrization({p: q + u, b2: b1 * r, b3: b1 * r**2 / (1 + g)},
                                                   {u: p - q, r: b2 / b1, g: b2**2 / (b1 * b3) - 1}),
                                certificate=-(p**2 - q**2) * (b2**2 - b1 * b3) / ((q * b1 + p * b2) * (q * b2 + p * b3))),
-      note="The law b of B_k = Bin(k, p) + Bin(n - 1 - k, q) is log-concave (Hoggar 1974; Keilson and Gerber "
-           "1971: convolutions of log-concave sequences are log-concave), so the condition holds at every s of its "
+      note="The two sides are U(s)/V(s) and U(s+1)/V(s+1), the likelihood ratio of the neighbouring counts "
+           "(differing record 1 against 0) at s and s + 1: it is nondecreasing in s wherever b is log-concave. The "
+           "law b of B_k = Bin(k, p) + Bin(n - 1 - k, q) is log-concave (Hoggar 1974; Keilson and Gerber 1971: "
+           "convolutions of log-concave sequences are log-concave), so the condition holds at every s of its "
            "support. Cross-multiplied, the difference is (p^2 - q^2)(b_s^2 - b_{s-1} b_{s+1}): Corollary 4.1 "
            "(kr.corollary_4_1) applied to consecutive pairs of a log-concave sequence. The ratio therefore rises "
            "from q/p at s = 0 to p/q at s = n, and the set where it exceeds e^eps is {s >= t}.")
@@ -178,11 +183,13 @@ def _v_pgf(ones, zeros, zz):
 
 
 claim(id="kr.agg.symmetry",
-      title="L = 1: flipping every bit maps U_k to n - V_{N-k} (N = n - 1 others, k of them 1): "
-            "z^(N+1) E[z^(-V_{N-k})] = E[z^(U_k)] as generating functions",
+      title="L = 1, bit flip, as generating functions: z^(N+1) G_V(1/z) = G_U(z), G_U(z) = (q + p z)^(k+1) (p + q "
+            "z)^k', G_V(z) = (q + p z)^k' (p + q z)^(k+1), N = k + k'",
       source=S31, kind="identity", lhs=z**(kk + k_ + 1) * _v_pgf(kk, k_, 1 / z),
       rhs=_u_pgf(k_, kk, z),
-      note="Here N = k + k'. Equal generating functions give P[U_k = s] = P[V_{N-k} = n - s] for every s, so "
+      note="U_k: k of the N = n - 1 other records 1 and the differing record 1; V_{N-k}: k' = N - k of them 1 and "
+           "the differing record 0. Equal generating functions (uniqueness of power series, not a step of this "
+           "proof) give P[U_k = s] = P[V_{N-k} = n - s] for every s: flipping every bit maps U_k to n - V_{N-k}. So "
            "H_eps(U_k || V_k) = H_eps(V_{N-k} || U_{N-k}) (the hockey-stick divergence is invariant under the "
            "bijection s -> n - s): delta(eps) = max_k H_eps(U_k || V_k), one direction over every k.")
 
@@ -195,9 +202,8 @@ def _b_pgf(ones, zeros, zz):
 
 
 claim(id="kr.agg.remove_records",
-      title="L = 1: for k_1 <= k <= k_2, B_k = B' + D with B' = Bin(k_1, p) + Bin(N - k_2, q) (the records outside "
-            "the interval) and D = Bin(k - k_1, p) + Bin(k_2 - k, q) independent (generating functions), so by "
-            "data processing H_eps(U_k || V_k) <= H_eps(B' + Ber(p) || B' + Ber(q))",
+      title="L = 1: (q + p z)^(e_1 + e_2) (p + q z)^(e_3 + e_4) = [(q + p z)^e_1 (p + q z)^e_4] [(q + p z)^e_2 (p + "
+            "q z)^e_3], the generating function of B_k as that of B' times that of D",
       source=S31, kind="identity",
       lhs=_b_pgf(e1 + e2, e3 + sp.Symbol("e_4", integer=True, nonnegative=True), z),
       rhs=_b_pgf(e1, sp.Symbol("e_4", integer=True, nonnegative=True), z) * _b_pgf(e2, e3, z),
@@ -205,9 +211,12 @@ claim(id="kr.agg.remove_records",
           cite("data_processing_hockey_stick", "adding the independent count D is one Markov kernel applied to both "
                                                "B' + Ber(p) and B' + Ber(q)"),
           conclude(c)),
-      note="e_1 = k_1, e_2 = k - k_1, e_3 = k_2 - k, e_4 = N - k_2. One evaluation (the population without the "
-           "k_2 - k_1 records in between) bounds every k of the interval: the certificate of the search over k "
-           "in numeric.shuffle_rr.")
+      note="B' = Bin(k_1, p) + Bin(N - k_2, q), the records outside the interval; D = Bin(k - k_1, p) + Bin(k_2 - k, "
+           "q) (k_1 <= k <= k_2). By the product rule of generating functions B_k is B' + D with D independent, and "
+           "by the cited data-processing inequality H_eps(U_k || V_k) <= H_eps(B' + Ber(p) || B' + Ber(q)). e_1 = "
+           "k_1, e_2 = k - k_1, e_3 = k_2 - k, e_4 = N - k_2. One evaluation (the population without the k_2 - k_1 "
+           "records in between) bounds every k of the interval: the certificate of the search over k in "
+           "numeric.shuffle_rr.")
 
 # -- the threshold form, checked exactly ------------------------------------------------------------------
 H_SUM = sp.Symbol(r"\sum_s (U(s) - c V(s))_+", real=True)
@@ -244,12 +253,14 @@ def _threshold_points():
 
 
 claim(id="kr.agg.threshold_form",
-      title="L = 1: H_eps(U_k || V_k) = sum_s (U_k(s) - e^eps V_k(s))_+ equals max_t [U_k(>= t) - e^eps V_k(>= t)] "
-            "with U(>= t) = p G(t-1) + q G(t), V(>= t) = q G(t-1) + p G(t), G(t) = P(B_k >= t)",
+      title="L = 1: sum_s (U_k(s) - e^eps V_k(s))_+ = max_t [U_k(>= t) - e^eps V_k(>= t)], checked for n <= 8, q in "
+            "{1/5, 1/4, 2/5}, e^eps in {1, 11/10, 3/2, 2, 3}",
       source=S31, kind="identity", lhs=H_SUM, rhs=H_THR,
       enumeration=lambda c: exhaust(c, _threshold_points(), scope=(
           "n <= 8, every k = 0..n-1, q in {1/5, 1/4, 2/5}, e^eps in {1, 11/10, 3/2, 2, 3}; both sides in exact "
           "rationals (the threshold t ranges over 0..n+1)")),
-      note="The general statement follows from kr.agg.loss_monotone (the positive part of U - e^eps V is the upper "
-           "set {s >= t} where the likelihood ratio exceeds e^eps), which is not a mechanical step here; the "
-           "label says what was checked. The tail identities are U(s) = p b_{s-1} + q b_s summed over s >= t.")
+      note="The left side is H_eps(U_k || V_k); U(>= t) = p G(t-1) + q G(t), V(>= t) = q G(t-1) + p G(t), G(t) = "
+           "P(B_k >= t). The general statement follows from kr.agg.loss_monotone (the positive part of U - e^eps V "
+           "is the upper set {s >= t} where the likelihood ratio exceeds e^eps), which is not a mechanical step "
+           "here; the label says what was checked. The tail identities are U(s) = p b_{s-1} + q b_s summed over s >= "
+           "t.")

@@ -18,6 +18,7 @@ from fractions import Fraction
 import sympy as sp
 
 from ..engine.core import Claim, Proof, Source, claim, finding, reading
+from ..engine.notation import defined, held
 from ..engine.proofs import Parametrization, conclude, conclude_termwise, exhaust, term_symbol
 from .common import DOC, L, n, q
 
@@ -52,16 +53,16 @@ def _pmf_bound_term(term: Claim) -> Proof:
 
 
 claim(id="kr.prop_1_1_if",
-      title="Proposition 1.1 (<=): if (1.2) P[A(x) = s] <= e^eps P[A(x') = s] holds for every s, then for every "
-            "finite event S = {s_1, ..., s_K} (any K), P[A(x) in S] = sum_k P[A(x) = s_k] <= "
-            "sum_k e^eps P[A(x') = s_k] = e^eps P[A(x') in S], which is (1.1)",
+      title="Proposition 1.1 (<=) on a finite event S = {s_1, ..., s_K}, any K: P_k <= e^eps Q_k for each k implies "
+            "sum_k P_k <= sum_k e^eps Q_k (P_k = P[A(x) = s_k], Q_k = P[A(x') = s_k])",
       source=S1_PROP, kind="inequality", lhs=sp.Sum(P[k], (k, 1, K)), rhs=sp.Sum(sp.exp(eps) * Q[k], (k, 1, K)),
       relation="<=", conditions=(sp.Le(P[k], sp.exp(eps) * Q[k]),),
       proof=lambda c: conclude_termwise(c, _pmf_bound_term),
       note="The condition holds for every k (every outcome of S). Summed term by term, so no division: this covers "
            "both cases of the paper's proof, which divides by P[A(x') in S] when it is positive and uses Lemma 4.1 "
-           "(printed 'Lemma 5.1', reading kr.reading.lemma_5_1): sum P_k / sum Q_k <= max_k P_k/Q_k <= e^eps. "
-           "Lemma 4.1 in the same summed form is kr.lemma_4_1.")
+           "(printed 'Lemma 5.1', reading kr.reading.lemma_5_1): sum P_k / sum Q_k <= max_k P_k/Q_k <= e^eps. Lemma "
+           "4.1 in the same summed form is kr.lemma_4_1. The sums are P[A(x) in S] and e^eps P[A(x') in S], so the "
+           "conclusion is (1.1) for the finite event S.")
 
 
 def _zero_case_term(term: Claim) -> Proof:
@@ -71,15 +72,15 @@ def _zero_case_term(term: Claim) -> Proof:
 
 
 claim(id="kr.prop_1_1_zero_case",
-      title="Proposition 1.1, proof of (<=), the case P[A(x') in S] = 0: if P[A(x') = s] = 0 for every s in S, then "
-            "(1.2) gives P[A(x) = s] <= 0 for every s in S, so P[A(x) in S] + P[A(x') in S] = "
-            "sum_k (P[A(x) = s_k] + P[A(x') = s_k]) <= 0: both vanish (probabilities are nonnegative) and (1.1) "
-            "holds as 0 <= 0",
+      title="Proposition 1.1, proof of (<=), case P[A(x') in S] = 0: Q_k <= 0 and P_k <= e^eps Q_k for each k imply "
+            "sum_k (P_k + Q_k) <= 0",
       source=S1_PROP, kind="inequality", lhs=sp.Sum(P[k] + Q[k], (k, 1, K)), rhs=0, relation="<=",
       conditions=(sp.Le(P[k], sp.exp(eps) * Q[k]), sp.Le(Q[k], 0)),
       proof=lambda c: conclude_termwise(c, _zero_case_term),
       note="Q_k >= 0 (a probability) and Q_k <= 0 together say Q_k = 0 for every outcome s_k of S; the paper obtains "
-           "this from P[A(x') in S] = 0 because a sum of nonnegative terms vanishes only if each term does.")
+           "this from P[A(x') in S] = 0 because a sum of nonnegative terms vanishes only if each term does. Since "
+           "P_k, Q_k >= 0, sum_k (P_k + Q_k) <= 0 makes both P[A(x) in S] and P[A(x') in S] vanish, and (1.1) holds "
+           "as 0 <= 0.")
 
 claim(id="kr.prop_1_1_only_if",
       title="Proposition 1.1 (=>): (1.1) at the singleton S = {s}, P[A(x) in {s}] <= e^eps P[A(x') in {s}], "
@@ -129,38 +130,58 @@ def each_pair(term):
     return sp.Add(*(c[bv, yv] * term(bv, yv) for bv in (0, 1) for yv in (0, 1)))
 
 
+P_NAMED = defined("p", TRUTH)                        # p := 1 - q, written p as in the paper
+
+
+def printed_bit_law(bit, value):
+    """p^{I(b = y)} q^{I(b != y)} at one case (b, y), as printed: the indicators and p are the paper's notation
+    (defined), and the product is held, so that SymPy does not evaluate the case when the claim is built."""
+    with sp.evaluate(False):
+        return held(P_NAMED**defined(rf"I({bit} = {value})", sp.KroneckerDelta(bit, value))
+                    * q**defined(rf"I({bit} \neq {value})", 1 - sp.KroneckerDelta(bit, value)))
+
+
+def printed_bit_law_distance(bit, value):
+    """(1 - q)^{1 - delta(b, y)} q^{delta(b, y)} at one case (b, y), as printed, delta(b, y) = |b - y| defined."""
+    dist = defined(rf"\delta({bit}, {value})", hamming_bit(bit, value))
+    with sp.evaluate(False):
+        return held((1 - q)**(1 - dist) * q**dist)
+
+
 claim(id="kr.bit_representation",
-      title="R(b; xi) = b xi + (1 - b)(1 - xi) is b when xi = 1 and 1 - b when xi = 0, for b, xi in {0, 1}: "
-            "with xi ~ Ber(p) it reports b with probability p and 1 - b with probability q",
+      title="R(b; xi) = b xi + (1 - b)(1 - xi) is b when xi = 1 and 1 - b when xi = 0, for b, xi in {0, 1}",
       source=S2_BIT, kind="identity", lhs=sp.Piecewise((b, sp.Eq(xi, 1)), (1 - b, True)),
       rhs=randomized_bit(b, xi), conditions=(sp.Le(b, 1), sp.Le(xi, 1)), finite=True,
-      enumeration=lambda cl: exhaust(cl, ({b: bv, xi: xv} for bv in (0, 1) for xv in (0, 1))))
+      enumeration=lambda cl: exhaust(cl, ({b: bv, xi: xv} for bv in (0, 1) for xv in (0, 1))),
+      note="With xi ~ Ber(p), R(b; xi) therefore reports b with probability p and 1 - b with probability q: the "
+           "definition of R, not a further check.")
 
 claim(id="kr.hamming_bit",
-      title="For bits, I(b != y) = |b - y|: the two sums defining the Hamming distance delta(x, x') agree term by "
-            "term, and I(b = y) = 1 - delta(b, y)",
+      title="For b, y in {0, 1}: I(b != y) = 1 - I(b = y) = |b - y| (the two sums defining delta(x, x') agree term "
+            "by term)",
       source=S2_VECTOR, kind="identity", lhs=1 - sp.KroneckerDelta(b, y), rhs=hamming_bit(b, y),
       conditions=BITS, finite=True,
       enumeration=lambda cl: exhaust(cl, ({b: bv, y: yv} for bv in (0, 1) for yv in (0, 1))))
 
 claim(id="kr.bit_pmf",
-      title="P[R(b) = y] = p^{I(b = y)} q^{I(b != y)} for b, y in {0, 1} and every 0 < q < 1/2, p = 1 - q, the "
-            "left side summed over the two values of xi ~ Ber(p) in R(b; xi); the four cases (b, y) as one "
-            "identity in free coefficients c_{b y}",
-      source=S2_VECTOR, kind="identity", lhs=each_pair(law_from_xi),
-      rhs=each_pair(lambda bv, yv: TRUTH**sp.KroneckerDelta(bv, yv) * q**(1 - sp.KroneckerDelta(bv, yv))),
+      title="P[R(b) = y] = p^{I(b = y)} q^{I(b != y)} for b, y in {0, 1}, p = 1 - q, 0 < q < 1/2, the left side "
+            "summed over xi ~ Ber(p) in R(b; xi) (four cases, free coefficients c_{b y})",
+      source=S2_VECTOR, kind="identity", lhs=each_pair(law_from_xi), rhs=each_pair(printed_bit_law),
       conditions=LIE_RANGE,
       note="I(b != y) = 1 - I(b = y). The identity holds for every value of the c's iff the coefficient of each "
-           "c_{b y} vanishes, i.e. iff each of the four cases holds.")
+           "c_{b y} vanishes, i.e. iff each of the four cases holds. The right side is printed case by case "
+           "(p, I(b = y), I(b != y) are the paper's notation for 1 - q and the indicators).")
 
 claim(id="kr.bit_pmf_distance",
       title="p^{I(b = y)} q^{I(b != y)} = (1 - q)^{1 - delta(b, y)} q^{delta(b, y)} for b, y in {0, 1}, "
-            "delta(b, y) = |b - y|, p = 1 - q (the second equality of the display; four cases in free "
-            "coefficients c_{b y})",
+            "delta(b, y) = |b - y|, p = 1 - q (four cases, free coefficients c_{b y})",
       source=S2_VECTOR, kind="identity",
-      lhs=each_pair(lambda bv, yv: TRUTH**sp.KroneckerDelta(bv, yv) * q**(1 - sp.KroneckerDelta(bv, yv))),
-      rhs=each_pair(lambda bv, yv: (1 - q)**(1 - hamming_bit(bv, yv)) * q**hamming_bit(bv, yv)),
-      conditions=LIE_RANGE)
+      lhs=each_pair(printed_bit_law), rhs=each_pair(printed_bit_law_distance),
+      conditions=LIE_RANGE,
+      note="The second equality of the display for P[R(b) = y]. Each case is kept as printed (p, the indicators "
+           "and delta(b, y) are the paper's notation, defined as 1 - q, the indicators and |b - y|); the engine "
+           "evaluates them when it checks the identity. It holds for every value of the c's iff each of the four "
+           "cases holds.")
 
 claim(id="kr.truth_likelier",
       title="R reports the original bit with probability p = 1 - q > q when q < 1/2",
@@ -179,9 +200,8 @@ def rr_law(bit, value):
 
 
 claim(id="kr.rr_equivalence",
-      title="Randomized response (report b with probability 1 - f, else a fair coin) has the law of bit "
-            "randomization with q = f/2: P[RR(b) = y] = (1 - f/2)^{1 - delta(b, y)} (f/2)^{delta(b, y)} for every "
-            "b, y in {0, 1} and 0 < f < 1 (four cases in free coefficients c_{b y})",
+      title="Randomized response (b kept with probability 1 - f, else a fair coin): P[RR(b) = y] = (1 - f/2)^{1 - "
+            "delta(b, y)} (f/2)^{delta(b, y)}, R's law at q = f/2, for b, y in {0, 1}, 0 < f < 1",
       source=S2_REMARKS, kind="identity", lhs=each_pair(rr_law),
       rhs=each_pair(lambda bv, yv: (1 - f / 2)**(1 - hamming_bit(bv, yv)) * (f / 2)**hamming_bit(bv, yv)),
       conditions=(sp.Lt(f, 1),),
@@ -197,9 +217,10 @@ claim(id="kr.bit_half",
       note="q = 1/2 is the edge of the definition's range 0 < q < 1/2; kr.bit_half_only shows no other q does this.")
 
 claim(id="kr.bit_half_only",
-      title="P[R(1) = 1] - P[R(0) = 1] = 1 - 2q (laws summed over xi): R(0) and R(1) have the same law only at "
-            "q = 1/2",
-      source=S2_REMARKS, kind="identity", lhs=law_from_xi(1, 1) - law_from_xi(0, 1), rhs=1 - 2 * q)
+      title="P[R(1) = 1] - P[R(0) = 1] = 1 - 2q for every q > 0 (laws summed over xi)",
+      source=S2_REMARKS, kind="identity", lhs=law_from_xi(1, 1) - law_from_xi(0, 1), rhs=1 - 2 * q,
+      note="1 - 2q vanishes only at q = 1/2, and a law on {0, 1} is fixed by its mass at 1, so R(0) and R(1) have "
+           "the same law only at q = 1/2 (kr.bit_half checks that q).")
 
 # -- bit vectors -------------------------------------------------------------------------------------------
 ell = sp.Symbol("l", integer=True, positive=True)    # bit position 1..L
@@ -218,31 +239,34 @@ def log_vector_pmf(length, dist):
 
 
 claim(id="kr.vector_pmf",
-      title="P[R(x) = y] = p^{L - delta(x, y)} q^{delta(x, y)} for every L: the bits are randomized independently, "
-            "so ln P[R(x) = y] = sum_{l=1}^{L} ln P[R(x_l) = y_l] = sum_l [(1 - d_l) ln p + d_l ln q] = "
-            "(L - delta) ln p + delta ln q, with d_l = delta(x_l, y_l) and delta(x, y) = sum_l d_l",
+      title="Law of R(x) in logarithms: sum_{l=1}^{L} [(1 - d_l) ln p + d_l ln q] = (L - delta) ln p + delta ln q, "
+            "delta = sum_l d_l, p = 1 - q, every L",
       source=S2_VECTOR, kind="identity", lhs=sp.Sum(log_bit_pmf(d[ell]), (ell, 1, L)),
       rhs=log_vector_pmf(L, DELTA), conditions=LIE_RANGE,
-      note="The per-bit law is kr.bit_pmf (with kr.bit_pmf_distance); the identity is stated for the logarithms, "
-           "which are defined because 0 < q < 1/2, and exponentiating both sides gives the printed product form.")
+      note="d_l = delta(x_l, y_l) in {0, 1}. That the left side is ln P[R(x) = y] = sum_l ln P[R(x_l) = y_l] is the "
+           "definition of bit-vector randomization (bits randomized independently), not checked here. The per-bit "
+           "law is kr.bit_pmf (with kr.bit_pmf_distance); the identity is stated for the logarithms, which are "
+           "defined because 0 < q < 1/2, and exponentiating both sides gives the printed product form.")
 
 delta = sp.Symbol("delta", integer=True, nonnegative=True)
 
 claim(id="kr.vector_pmf_max",
-      title="P[R(x) = y] = p^{L - delta} q^delta is largest at delta = 0 (y = x): for 0 <= delta <= L and "
-            "q < 1/2, (L - delta) ln p + delta ln q <= L ln p",
+      title="p^{L - delta} q^delta is largest at delta = 0: (L - delta) ln p + delta ln q <= L ln p for 0 <= delta "
+            "<= L, p = 1 - q, q < 1/2",
       source=S2_VECTOR, kind="inequality", lhs=log_vector_pmf(L, delta), rhs=log_vector_pmf(L, 0), relation="<=",
       conditions=LIE_RANGE + (sp.Le(delta, L),), proof=lambda cl: conclude(cl, HALF_PARAM),
-      note="Equality at delta = 0; the difference is delta ln(q/p) <= 0 since q < p.")
+      note="Equality at delta = 0; the difference is delta ln(q/p) <= 0 since q < p. With kr.vector_pmf: P[R(x) = y] "
+           "is largest at y = x.")
 
 claim(id="kr.vector_pmf_min",
-      title="P[R(x) = y] = p^{L - delta} q^delta is smallest at delta = L (y the opposite of x): for 0 <= delta <= L "
-            "and q < 1/2, (L - delta) ln p + delta ln q >= L ln q",
+      title="p^{L - delta} q^delta is smallest at delta = L: (L - delta) ln p + delta ln q >= L ln q for 0 <= delta "
+            "<= L, p = 1 - q, q < 1/2",
       source=S2_VECTOR, kind="inequality", lhs=log_vector_pmf(L, delta), rhs=log_vector_pmf(L, L), relation=">=",
       conditions=LIE_RANGE + (sp.Le(delta, L),),
       proof=lambda cl: conclude(cl, Parametrization({q: 1 / (2 * (1 + _u)), delta: L - _g},
                                                     {_u: (1 - 2 * q) / (2 * q), _g: L - delta})),
-      note="Equality at delta = L; the difference is (L - delta) ln(p/q) >= 0.")
+      note="Equality at delta = L; the difference is (L - delta) ln(p/q) >= 0. With kr.vector_pmf: P[R(x) = y] is "
+           "smallest at the opposite of x.")
 
 # =====================================================================================================
 # Section 2.2: the query A = Phi o R and equation (2.1)
@@ -251,11 +275,12 @@ i_rec = sp.Symbol("i", integer=True, positive=True)  # record 1..n
 dr = sp.IndexedBase(r"\delta", integer=True, nonnegative=True)   # dr_i = delta(x_i, y_i) in {0, ..., L}
 
 claim(id="kr.query_pmf_product",
-      title="(2.1), product step: prod_{i=1}^{n} p^{L - delta(x_i, y_i)} q^{delta(x_i, y_i)} = "
-            "p^{nL - delta(x, y)} q^{delta(x, y)} with delta(x, y) = sum_i delta(x_i, y_i), for every n and L "
-            "(as logarithms: sum_i [(L - delta_i) ln p + delta_i ln q] = (nL - delta) ln p + delta ln q)",
+      title="(2.1), product step in logarithms: sum_{i=1}^{n} [(L - delta_i) ln p + delta_i ln q] = (nL - delta) ln "
+            "p + delta ln q, delta = sum_i delta_i, every n and L",
       source=S2_QUERY, kind="identity", lhs=sp.Sum(log_vector_pmf(L, dr[i_rec]), (i_rec, 1, n)),
-      rhs=log_vector_pmf(n * L, sp.Sum(dr[i_rec], (i_rec, 1, n))), conditions=LIE_RANGE)
+      rhs=log_vector_pmf(n * L, sp.Sum(dr[i_rec], (i_rec, 1, n))), conditions=LIE_RANGE,
+      note="delta_i = delta(x_i, y_i) and delta = delta(x, y); exponentiating both sides gives the printed "
+           "prod_{i=1}^{n} p^{L - delta(x_i, y_i)} q^{delta(x_i, y_i)} = p^{nL - delta(x, y)} q^{delta(x, y)}.")
 
 
 def _alphabet(bits):
@@ -329,8 +354,8 @@ _SCOPE_QUERY = ("every (n, L) with nL <= 4, every collection x in D^n and every 
                 "fixes both sides as polynomials in q of degree <= nL; exact rationals")
 
 claim(id="kr.query_pmf",
-      title="(2.1): P[A(x) = s] = sum_{y : Phi(y) = s} p^{nL - delta(x, y)} q^{delta(x, y)}, written as "
-            "sum_d N_d p^{nL - d} q^d with N_d the number of y in D^n with Phi(y) = s at Hamming distance d from x",
+      title="(2.1): P[A(x) = s] = sum_d N_d p^{nL - d} q^d, N_d = #{y in D^n : Phi(y) = s, delta(x, y) = d}, checked "
+            "for nL <= 4",
       source=S2_QUERY, kind="identity", lhs=P_A, rhs=SUM_2_1, conditions=LIE_RANGE,
       enumeration=lambda cl: exhaust(cl, _query_points(), scope=_SCOPE_QUERY),
       note="The left side comes from the randomization itself (each xi in {0, 1}^{nL} with probability "
@@ -354,8 +379,8 @@ def _support_points():
 
 
 claim(id="kr.support",
-      title="The support of A(x) is S_n = {s : s_1 + ... + s_{2^L} = n} for every x: no outcome off S_n has positive "
-            "probability (every Phi(y) sums to n) and every s in S_n has positive probability",
+      title="Support of A(x) is S_n = {s : s_1 + ... + s_{2^L} = n}: no outcome off S_n has positive probability, "
+            "none in S_n has probability 0 (nL <= 4, q = 1/3)",
       source=S2_QUERY, kind="identity", lhs=N_OUT + N_ZERO, rhs=0, conditions=LIE_RANGE,
       enumeration=lambda cl: exhaust(cl, _support_points(), scope=(
           "every (n, L) with nL <= 4 and every collection x in D^n, q = 1/3; the law of A(x) from all 2^{nL} "
@@ -364,12 +389,12 @@ claim(id="kr.support",
            "says that Phi(y) sums to n for every y; |S_n| = C(n + 2^L - 1, n).")
 
 claim(id="kr.query_term_positive",
-      title="Every term of (2.1) is positive: p^{nL - delta} q^delta > 0 for 0 < q < 1/2 and 0 <= delta <= nL, so "
-            "P[A(x) = s] > 0 for every s that is Phi(y) of some y in D^n",
+      title="Every term of (2.1) is positive: p^{nL - delta} q^delta > 0 for p = 1 - q, 0 < q < 1/2, 0 <= delta <= nL",
       source=S2_QUERY, kind="sign", lhs=TRUTH**(n * L - delta) * q**delta, relation=">",
       conditions=LIE_RANGE + (sp.Le(delta, n * L),), proof=lambda cl: conclude(cl, HALF_PARAM),
-      note="Each s in S_n is Phi(y) of the collection y listing d_j s_j times (j = 1, ..., 2^L); that the "
-           "support is exactly S_n is checked in kr.support.")
+      note="Hence P[A(x) = s] > 0 for every s that is Phi(y) of some y in D^n. Each s in S_n is Phi(y) of the "
+           "collection y listing d_j s_j times (j = 1, ..., 2^L); that the support is exactly S_n is checked in "
+           "kr.support.")
 
 reading("kr.reading.phi_last_index", S2_QUERY,
         printed="Phi(y) := ( sum_i I(y_i = d_1), ..., sum_i I(y_i = d_{2L}).)",

@@ -15,6 +15,7 @@ import sympy as sp
 
 from ..engine.core import (Claim, Enumeration, Proof, Source, all_of, citation, cite, claim, finding, mechanical,
                            reading, zero)
+from ..engine.notation import defined
 from ..engine.proofs import Parametrization, conclude, conclude_evaluation, conclude_termwise, term_symbol
 from .common import DOC, n, p, q
 
@@ -49,13 +50,14 @@ def _ratio_bound_term(term: Claim) -> Proof:
 
 
 claim(id="kr.lemma_4_1",
-      title="Lemma 4.1 for every m: if a_i <= M b_i for each i (b_i > 0, M = max_i a_i/b_i), then "
-            "a_1 + ... + a_m <= M (b_1 + ... + b_m), i.e. (a_1 + ... + a_m)/(b_1 + ... + b_m) <= max_i a_i/b_i",
+      title="Lemma 4.1, summed form, every m: if a_i <= M b_i for each i (b_i > 0), then a_1 + ... + a_m <= M (b_1 + "
+            "... + b_m)",
       source=S4_L1, kind="inequality", lhs=sp.Sum(a_real[i], (i, 1, m)), rhs=sp.Sum(M * b[i], (i, 1, m)),
       relation="<=", conditions=(sp.Le(a_real[i], M * b[i]),),
       proof=lambda c: conclude_termwise(c, _ratio_bound_term),
-      note="a_i/b_i <= M is a_i <= M b_i because b_i > 0, and dividing the sum by b_1 + ... + b_m > 0 gives the "
-           "printed ratio form. Used (as 'Lemma 5.1') in the proof of Proposition 1.1.")
+      note="With M = max_i a_i/b_i the condition holds (a_i/b_i <= M is a_i <= M b_i since b_i > 0), and dividing "
+           "the conclusion by b_1 + ... + b_m > 0 gives the printed (a_1 + ... + a_m)/(b_1 + ... + b_m) <= max_i "
+           "a_i/b_i. Used (as 'Lemma 5.1') in the proof of Proposition 1.1.")
 
 B_SUM = sp.Sum(b[j], (j, 1, m))
 claim(id="kr.lemma_4_1_weights",
@@ -148,16 +150,19 @@ DOUBLE_SUM = _sum(_sum(cross_term(i, j), j))                       # sum over al
 PAIR_SUM = _sum(_sum(pair_term(i, j), j, i + 1, m))               # sum over i < j
 
 claim(id="kr.lemma_4_2_cross",
-      title="Lemma 4.2, proof: cross-multiplied, (4.1) is sum_i sum_j a_i a'_j (lambda_i mu_j - lambda_j mu_i) >= 0: "
-            "(sum a_i lambda_i)(sum a'_j mu_j) - (sum a'_i lambda_i)(sum a_j mu_j) equals that double sum, for "
-            "every m (its diagonal terms vanish, so it is the printed sum over j != i)",
-      source=S4_L2, kind="identity", lhs=CROSS_DIFFERENCE, rhs=DOUBLE_SUM)
+      title="Lemma 4.2, proof, every m: (sum a_i lambda_i)(sum a'_j mu_j) - (sum a'_i lambda_i)(sum a_j mu_j) = "
+            "sum_i sum_j a_i a'_j (lambda_i mu_j - lambda_j mu_i)",
+      source=S4_L2, kind="identity", lhs=CROSS_DIFFERENCE, rhs=DOUBLE_SUM,
+      note="The diagonal terms (i = j) of the double sum vanish, so it is the printed sum over j != i; with "
+           "kr.lemma_4_2_ratio_difference, (4.1) is equivalent to its being >= 0.")
 
 claim(id="kr.lemma_4_2_ratio_difference",
-      title="Lemma 4.2, proof: the difference of the two sides of (4.1) is the cross-multiplied difference over "
-            "(sum a_i mu_i)(sum a'_i mu_i) > 0, so (4.1) holds iff the cross-multiplied difference is >= 0 (every m)",
+      title="Lemma 4.2, proof, every m: the left side of (4.1) minus its right side equals [(sum a_i lambda_i)(sum "
+            "a'_j mu_j) - (sum a'_i lambda_i)(sum a_j mu_j)] / [(sum a_j mu_j)(sum a'_i mu_i)]",
       source=S4_L2, kind="identity", lhs=ratio_of_sums(a, lam, mu) - ratio_of_sums(ap, lam, mu),
-      rhs=CROSS_DIFFERENCE / (_sum(a[j] * mu[j], j) * _sum(ap[i] * mu[i])))
+      rhs=CROSS_DIFFERENCE / (_sum(a[j] * mu[j], j) * _sum(ap[i] * mu[i])),
+      note="The denominator is positive (a, a', mu > 0), so (4.1) holds iff the cross-multiplied difference "
+           "(kr.lemma_4_2_cross) is >= 0.")
 
 
 def _written_out(expr):
@@ -182,8 +187,8 @@ def _rearrangement_cases(c: Claim) -> Enumeration:
 _SCOPE_REARR = "m = 1, ..., 8, with a_i, a'_i, lambda_i, mu_i symbolic (each side expanded exactly)"
 
 claim(id="kr.lemma_4_2_rearrangement",
-      title="Lemma 4.2, proof: sum_i sum_j a_i a'_j (lambda_i mu_j - lambda_j mu_i) = "
-            "sum_{i<j} (a_i a'_j - a_j a'_i)(lambda_i mu_j - lambda_j mu_i)",
+      title="Lemma 4.2, proof: sum_i sum_j a_i a'_j (lambda_i mu_j - lambda_j mu_i) = sum_{i<j} (a_i a'_j - a_j "
+            "a'_i)(lambda_i mu_j - lambda_j mu_i), checked for m = 1..8",
       source=S4_L2, kind="identity", lhs=DOUBLE_SUM, rhs=PAIR_SUM, enumeration=_rearrangement_cases,
       note="For every m by induction: at m = 1 both sides are 0 (kr.lemma_4_2_rearrangement_base), and the terms "
            "that m -> m + 1 adds to the two sides are equal (kr.lemma_4_2_rearrangement_step, proved for every m). "
@@ -194,13 +199,15 @@ claim(id="kr.lemma_4_2_rearrangement_base",
       source=S4_L2, kind="identity", lhs=DOUBLE_SUM.subs(m, 1), rhs=PAIR_SUM.subs(m, 1), proof=conclude_evaluation)
 
 claim(id="kr.lemma_4_2_rearrangement_step",
-      title="Lemma 4.2, proof, induction step of the rearrangement for every m: going from m to m + 1 adds row and "
-            "column m + 1 to the double sum, sum_{i<=m} [T(i, m+1) + T(m+1, i)] + T(m+1, m+1), and the pairs "
-            "(i, m + 1) to the pair sum, sum_{i<=m} (a_i a'_{m+1} - a_{m+1} a'_i)(lambda_i mu_{m+1} - "
-            "lambda_{m+1} mu_i); the two are equal (T(r, s) = a_r a'_s (lambda_r mu_s - lambda_s mu_r))",
+      title="Lemma 4.2, proof, rearrangement step, every m: sum_{i<=m} [T(i, m+1) + T(m+1, i)] + T(m+1, m+1) = "
+            "sum_{i<=m} (a_i a'_{m+1} - a_{m+1} a'_i)(lambda_i mu_{m+1} - lambda_{m+1} mu_i)",
       source=S4_L2, kind="identity",
       lhs=_sum(cross_term(i, m + 1)) + _sum(cross_term(m + 1, i)) + cross_term(m + 1, m + 1),
-      rhs=_sum(pair_term(i, m + 1)))
+      rhs=_sum(pair_term(i, m + 1)),
+      note="T(r, s) = a_r a'_s (lambda_r mu_s - lambda_s mu_r). The left side is what going from m to m + 1 adds to "
+           "the double sum (row and column m + 1), the right side what it adds to the pair sum (the pairs (i, m + "
+           "1)); with kr.lemma_4_2_rearrangement_base this is the induction for kr.lemma_4_2_rearrangement (the "
+           "engine has no induction conclusion).")
 
 # -- the sign of each pair term -----------------------------------------------------------------------
 a_i, a_j, ap_i, ap_j = sp.symbols("a_i a_j a'_i a'_j", positive=True)
@@ -220,16 +227,17 @@ claim(id="kr.lemma_4_2_pair",
           {_g: l_i / mu_i - l_j / mu_j, _h: a_i / a_j - ap_i / ap_j})))
 
 claim(id="kr.lemma_4_2_pair_reversed",
-      title="Lemma 4.2, note: with both (4.2) and (4.3) reversed (lambda_i/mu_i <= lambda_j/mu_j, a_i/a_j <= "
-            "a'_i/a'_j) each pair term is still >= 0, so the proof still gives (4.1)",
+      title="Lemma 4.2, note: if lambda_i/mu_i <= lambda_j/mu_j and a_i/a_j <= a'_i/a'_j ((4.2), (4.3) reversed), "
+            "then (a_i a'_j - a_j a'_i)(lambda_i mu_j - lambda_j mu_i) >= 0",
       source=S4_L2, kind="sign", lhs=PAIR, relation=">=", conditions=(COND_4_2_REV, COND_4_3_REV),
       proof=lambda c: conclude(c, Parametrization(
           {l_j: mu_j * (l_i / mu_i + _g), a_j: a_i * (ap_j / ap_i + _h)},
-          {_g: l_j / mu_j - l_i / mu_i, _h: a_j / a_i - ap_j / ap_i})))
+          {_g: l_j / mu_j - l_i / mu_i, _h: a_j / a_i - ap_j / ap_i})),
+      note="So the proof of Lemma 4.2 still gives (4.1) when both conditions are reversed (kr.lemma_4_2_reversed).")
 
 claim(id="kr.lemma_4_2_monotone",
-      title="Lemma 4.2, note: if lambda_i >= lambda_j and mu_i <= mu_j (lambda decreasing, mu increasing), then "
-            "(4.2) lambda_i/mu_i >= lambda_j/mu_j holds",
+      title="Lemma 4.2, note, lambda_i, lambda_j, mu_i, mu_j > 0: lambda_i >= lambda_j and mu_i <= mu_j imply (4.2) "
+            "lambda_i/mu_i >= lambda_j/mu_j",
       source=S4_L2, kind="inequality", lhs=l_i / mu_i, rhs=l_j / mu_j, relation=">=",
       conditions=(sp.Ge(l_i, l_j), sp.Le(mu_i, mu_j)),
       proof=lambda c: conclude(c, Parametrization({l_i: l_j + _g, mu_j: mu_i + _h}, {_g: l_i - l_j, _h: mu_j - mu_i})))
@@ -282,19 +290,19 @@ _SCOPE_L42 = ("m = 2, 3, 4, with a_i, a'_i, lambda_i, mu_i symbolic: the conditi
 _SCOPE_L42_REV = _SCOPE_L42.replace("nonincreasing", "nondecreasing")
 
 claim(id="kr.lemma_4_2",
-      title="Lemma 4.2 (read with kr.reading.eq_4_2 and kr.reading.eq_4_3): if lambda_i/mu_i >= lambda_j/mu_j and "
-            "a_i/a_j >= a'_i/a'_j whenever i < j, then (4.1) sum a_i lambda_i / sum a_i mu_i >= "
-            "sum a'_i lambda_i / sum a'_i mu_i",
+      title="Lemma 4.2 as read, checked for m = 2, 3, 4: if lambda_i/mu_i >= lambda_j/mu_j and a_i/a_j >= a'_i/a'_j "
+            "for all i < j, then sum a_i lambda_i / sum a_i mu_i >= sum a'_i lambda_i / sum a'_i mu_i",
       source=S4_L2, kind="inequality", lhs=ratio_of_sums(a, lam, mu), rhs=ratio_of_sums(ap, lam, mu),
       relation=">=", conditions=(sp.Ge(lam[i] / mu[i], lam[j] / mu[j]), sp.Ge(a[i] / a[j], ap[i] / ap[j]), sp.Lt(i, j)),
       enumeration=_lemma_cases(True, _SCOPE_L42),
-      note="The conditions hold for every pair 1 <= i < j <= m. For every m the proof is kr.lemma_4_2_ratio_difference "
-           "and kr.lemma_4_2_cross (cross-multiplication), kr.lemma_4_2_rearrangement (pairs) and kr.lemma_4_2_pair "
-           "(each pair term >= 0): a sum of nonnegative terms.")
+      note="Read with kr.reading.eq_4_2 and kr.reading.eq_4_3. The conditions hold for every pair 1 <= i < j <= m. "
+           "For every m the proof is kr.lemma_4_2_ratio_difference and kr.lemma_4_2_cross (cross-multiplication), "
+           "kr.lemma_4_2_rearrangement (pairs) and kr.lemma_4_2_pair (each pair term >= 0): a sum of nonnegative "
+           "terms.")
 
 claim(id="kr.lemma_4_2_reversed",
-      title="Lemma 4.2, note: (4.1) still holds when every inequality of (4.2) and (4.3) is reversed "
-            "(lambda_i/mu_i <= lambda_j/mu_j and a_i/a_j <= a'_i/a'_j whenever i < j)",
+      title="Lemma 4.2, note, checked for m = 2, 3, 4: (4.1) also holds if lambda_i/mu_i <= lambda_j/mu_j and "
+            "a_i/a_j <= a'_i/a'_j for all i < j",
       source=S4_L2, kind="inequality", lhs=ratio_of_sums(a, lam, mu), rhs=ratio_of_sums(ap, lam, mu),
       relation=">=", conditions=(sp.Le(lam[i] / mu[i], lam[j] / mu[j]), sp.Le(a[i] / a[j], ap[i] / ap[j]), sp.Lt(i, j)),
       enumeration=_lemma_cases(False, _SCOPE_L42_REV),
@@ -314,7 +322,7 @@ def corollary_ratio(x1, x2):
 CROSS_C41 = (p**2 - q**2) * (a2 * a1p - a1 * a2p)
 
 claim(id="kr.corollary_4_1_cross",
-      title="Corollary 4.1: (q a_1 + p a_2)(p a'_1 + q a'_2) - (q a'_1 + p a'_2)(p a_1 + q a_2) = "
+      title="Corollary 4.1, cross-multiplied: (q a_1 + p a_2)(p a'_1 + q a'_2) - (q a'_1 + p a'_2)(p a_1 + q a_2) = "
             "(p^2 - q^2)(a_2 a'_1 - a_1 a'_2)",
       source=S4_C1, kind="identity",
       lhs=(q * a1 + p * a2) * (p * a1p + q * a2p) - (q * a1p + p * a2p) * (p * a1 + q * a2), rhs=CROSS_C41)
@@ -380,38 +388,52 @@ finding("kr.finding.lemma_4_3_redundant", S4_L3,
 # Section 5: records randomized independently
 # =====================================================================================================
 rec = sp.IndexedBase(r"P_0", positive=True)          # rec[i] = P[A_0(x_i) = s_i], i = 2..n (shared records)
-r1, r1p = sp.symbols(r"P_0(x_1) P_0(x'_1)", positive=True)   # P[A_0(x_1) = s_1], P[A_0(x'_1) = s_1]
+r1 = sp.Symbol(r"\mathsf{P}[A_0(x_1) = s_1]", positive=True)     # the differing record's factor in x
+r1p = sp.Symbol(r"\mathsf{P}[A_0(x'_1) = s_1]", positive=True)   # ... and in x'
 OTHERS = sp.Product(rec[i], (i, 2, n))
 eps = sp.Symbol("epsilon", positive=True)
 cbound = sp.Symbol("c", positive=True)               # a bound on the per-record ratio
 
-claim(id="kr.record_ratio",
-      title="Section 5: with records randomized independently, P[A(x) = s]/P[A(x') = s] = "
-            "prod_i P[A_0(x_i) = s_i] / prod_i P[A_0(x'_i) = s_i] = P[A_0(x_1) = s_1]/P[A_0(x'_1) = s_1] when x, x' "
-            "differ only in record 1 (every n)",
-      source=S5, kind="identity", lhs=(r1 * OTHERS) / (r1p * OTHERS), rhs=r1 / r1p,
-      note="The factors of the records 2..n are the same in numerator and denominator (x_i = x'_i) and positive.")
+# the joint pmfs of x and x' (x'_i = x_i for i >= 2) as the products of the records' pmfs: the independence of
+# the records is the model of Section 5, taken here as the definition of these products, not checked
+PROD_X = defined(r"\prod_{i=1}^{n} \mathsf{P}[A_0(x_i) = s_i]", r1 * OTHERS)
+PROD_XP = defined(r"\prod_{i=1}^{n} \mathsf{P}[A_0(x'_i) = s_i]", r1p * OTHERS)
 
-R_OTHERS = sp.Symbol(r"\prod_{i \geq 2} P_0(x_i)", positive=True)   # the shared factor, positive
+claim(id="kr.record_ratio",
+      title="Section 5: prod_{i=1}^{n} P[A_0(x_i) = s_i] / prod_{i=1}^{n} P[A_0(x'_i) = s_i] = "
+            "P[A_0(x_1) = s_1]/P[A_0(x'_1) = s_1] when x'_i = x_i for i >= 2 (every n)",
+      source=S5, kind="identity", lhs=PROD_X / PROD_XP, rhs=r1 / r1p,
+      note="Each product is defined as the first record's factor times prod_{i=2}^{n} P[A_0(x_i) = s_i], the "
+           "factor of the records that x and x' share (x'_i = x_i), which is positive; the engine unfolds the "
+           "products and cancels that factor. That P[A(x) = s] is this product (records randomized independently) "
+           "is the paper's model of Section 5, built into the encoding and not checked; with it the left side is "
+           "P[A(x) = s]/P[A(x') = s], the printed ratio.")
+
+R_OTHERS = sp.Symbol(r"\prod_{i=2}^{n} \mathsf{P}[A_0(x_i) = s_i]", positive=True)   # the shared factor, positive
 
 claim(id="kr.record_bound_rappor",
-      title="Section 5 with exp(eps): if P[A_0(x) = s] <= e^eps P[A_0(x') = s] for all records x, x' and s (the "
-            "RAPPOR formulation), then the joint pmfs of neighbouring collections satisfy (1.2): "
-            "P[A_0(x_1) = s_1] R <= e^eps P[A_0(x'_1) = s_1] R, R the shared factor of the other records",
+      title="Section 5 with e^eps: P[A_0(x_1) = s_1] <= e^eps P[A_0(x'_1) = s_1] implies the same inequality times R "
+            "= prod_{i=2}^{n} P[A_0(x_i) = s_i] > 0",
       source=S5, kind="inequality", lhs=r1 * R_OTHERS, rhs=sp.exp(eps) * r1p * R_OTHERS, relation="<=",
       conditions=(sp.Le(r1, sp.exp(eps) * r1p),),
       proof=lambda c: conclude(c, Parametrization({r1: sp.exp(eps) * r1p - _g}, {_g: sp.exp(eps) * r1p - r1})),
-      note="With kr.record_ratio and Proposition 1.1 (kr.prop_1_1_if), A is eps-DP in the sense of (1.1).")
+      note="R = prod_{i=2}^{n} P[A_0(x_i) = s_i], the factor of the records that neighbouring collections share. "
+           "The condition is the RAPPOR formulation (per-record bound with e^eps) at the differing record. That the "
+           "joint pmf P[A(x) = s] is the product P[A_0(x_1) = s_1] R (records randomized independently) is the "
+           "model of Section 5, built into the encoding and not checked; with it the conclusion is (1.2) for "
+           "neighbouring collections, and with Proposition 1.1 (kr.prop_1_1_if) A is eps-DP in the sense of (1.1).")
 
 claim(id="kr.record_bound_printed",
-      title="Section 5 as printed, with a bound c in place of e^eps: if P[A_0(x) = s] <= c P[A_0(x') = s] for all "
-            "records, then (1.2) holds for the joint pmfs with eps = ln c: P[A_0(x_1) = s_1] R <= "
-            "e^{ln c} P[A_0(x'_1) = s_1] R",
+      title="Section 5 as printed, a bound c for e^eps: P[A_0(x_1) = s_1] <= c P[A_0(x'_1) = s_1] implies the same "
+            "inequality times R = prod_{i=2}^{n} P[A_0(x_i) = s_i] > 0",
       source=S5, kind="inequality", lhs=r1 * R_OTHERS, rhs=sp.exp(sp.log(cbound)) * r1p * R_OTHERS, relation="<=",
       conditions=(sp.Le(r1, cbound * r1p),),
       proof=lambda c: conclude(c, Parametrization({r1: cbound * r1p - _g}, {_g: cbound * r1p - r1})),
-      note="The printed condition has c = eps; the release is then (ln eps)-DP, and ln eps <= eps - 1 < eps "
-           "(kr.log_below_tangent), so it is eps-DP as printed, with room to spare.")
+      note="R = prod_{i=2}^{n} P[A_0(x_i) = s_i], the shared records' factor; e^{ln c} = c. With the joint pmf "
+           "taken as the product of the records' pmfs (the model of Section 5, built into the encoding, not "
+           "checked) the conclusion is (1.2) with eps = ln c. The printed condition has c = eps; the release is "
+           "then (ln eps)-DP, and ln eps <= eps - 1 < eps (kr.log_below_tangent), so it is eps-DP as printed, with "
+           "room to spare.")
 
 citation("logarithm_below_tangent", "The logarithm lies below its tangent at 1",
          "ln(1 + x) <= x for every x > -1, with equality only at x = 0; equivalently ln c <= c - 1 for c > 0.",

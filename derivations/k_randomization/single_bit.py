@@ -183,7 +183,8 @@ def _support_points():
 
 
 claim(id="kr.support_positive",
-      title="pi is well defined: P[A(x) = s] > 0 for every collection x in D^n and every s in S_n",
+      title="pi is well defined: P[A(x) = s] > 0 for every x in D^n and s in S_n, checked for L = 1, n <= 4; L = 2, "
+            "n <= 3; L = 3, n = 1",
       source=S3, kind="inequality", relation=">", lhs=P_MIN, rhs=0,
       enumeration=lambda c: exhaust(c, _support_points(), scope=_SCOPE_S3),
       note="By (2.1) P[A(x) = s] is a sum of positive terms p^(nL - delta) q^delta over the synthetic "
@@ -204,7 +205,8 @@ def _record_points():
 
 
 claim(id="kr.record_count_law",
-      title="(3.1): for one record, P[A(x_1) = i_j] = P[R(x_1) = d_j] for every x_1 in D and every j",
+      title="(3.1): for one record, P[A(x_1) = i_j] = P[R(x_1) = d_j] for every x_1 in D and every j, checked for L "
+            "<= 3, q in {1/5, 1/3}",
       source=S3, kind="identity", lhs=P_A1, rhs=P_R1,
       enumeration=lambda c: exhaust(c, _record_points(), scope=(
           "L in {1, 2, 3}, q in {1/5, 1/3}, every record x_1 in {0,1}^L and every j = 1..2^L; A(x_1) by "
@@ -226,8 +228,8 @@ def _conditioning_points():
 
 
 claim(id="kr.conditioning",
-      title="(3.1), conditioning on the first record: P[A(x) = s] = sum_j P[R(x_1) = d_j] P[A(x~) = s - i_j] "
-            "(x~ = (x_2, ..., x_n))",
+      title="(3.1), conditioning on x_1: P[A(x) = s] = sum_j P[R(x_1) = d_j] P[A(x~) = s - i_j], checked for n <= 4 "
+            "(L = 1) and n <= 3 (L = 2)",
       source=S3, kind="identity", lhs=P_JOINT, rhs=P_COND,
       enumeration=lambda c: exhaust(c, _conditioning_points(), scope=_SCOPE_RATIO.replace(", every x_1' != x_1", "")),
       note="A(x) = Phi(R(x_1)) + A(x~) with independent terms, and Phi(R(x_1)) = i_j exactly when R(x_1) = d_j. "
@@ -259,15 +261,15 @@ def _ratio_points(expression):
 
 
 claim(id="kr.ratio_conditioning",
-      title="(3.1), second expression: pi(s; x, x') = sum_j P[R(x_1') = d_j] P[A(x~) = s - i_j] / "
-            "sum_j P[R(x_1) = d_j] P[A(x~) = s - i_j]",
+      title="(3.1), second expression: pi(s; x, x') = sum_j P[R(x_1') = d_j] P[A(x~) = s - i_j] / sum_j P[R(x_1) = "
+            "d_j] P[A(x~) = s - i_j], checked for n <= 4 (L = 1), n <= 3 (L = 2)",
       source=S3, kind="identity", lhs=PI_ENUM, rhs=PI_R,
       enumeration=lambda c: exhaust(c, _ratio_points("R"), scope=_SCOPE_RATIO),
       note="kr.conditioning applied to the numerator (x_1') and to the denominator (x_1).")
 
 claim(id="kr.ratio_conditioning_read",
-      title="(3.1), first expression as read (x_1 in the denominator): pi(s; x, x') = "
-            "sum_j P[A(x_1') = i_j] P[A(x~) = s - i_j] / sum_j P[A(x_1) = i_j] P[A(x~) = s - i_j]",
+      title="(3.1), first expression as read (x_1 in the denominator): pi(s; x, x') = sum_j P[A(x_1') = i_j] P[A(x~) "
+            "= s - i_j] / sum_j P[A(x_1) = i_j] P[A(x~) = s - i_j], checked for n <= 4 (L = 1), n <= 3 (L = 2), q in {1/5, 1/3}",
       source=S3, kind="identity", lhs=PI_ENUM, rhs=PI_A,
       enumeration=lambda c: exhaust(c, _ratio_points("A"), scope=_SCOPE_RATIO),
       note="Read with x_1 in the denominator (kr.reading.ratio_denominator); with kr.record_count_law it is the "
@@ -320,16 +322,17 @@ def _epsilon_points():
 
 
 claim(id="kr.epsilon_pointwise",
-      title="Section 3 with Proposition 1.1: the smallest epsilon of (1.1) for A, over every event S of S_n and every "
-            "pair of collections differing in one row, is the largest log pi(s; x, x'): "
-            "max_{x ~ x', S} P[A(x') in S]/P[A(x) in S] = max_{x ~ x', s in S_n} pi(s; x, x')",
+      title="Section 3: max over x ~ x' and events S of P[A(x') in S]/P[A(x) in S] = max over x ~ x' and s in S_n of "
+            "pi(s; x, x'), checked for L = 1, n <= 4 and L = 2, n <= 2",
       source=S3, kind="identity", lhs=EXP_EPS_EVENTS, rhs=MAX_PI,
       enumeration=lambda c: exhaust(c, _epsilon_points(), scope=(
           "(n, L) in {(1..4, 1), (1..2, 2)}, q in {1/5, 1/3}; every ordered pair of collections differing in one "
           "row and every nonempty event S of S_n, exact rationals")),
-      note="The printed maximum runs over s in S and x, x' in D^n; pi is defined for collections differing in one "
-           "row and s in S_n (outside S_n both probabilities are 0), which is how it is read here. The two maxima "
-           "agree by the ratio-of-sums bound (Lemma 4.1, kr.lemma_4_1), taking S = {s}.")
+      note="x ~ x': collections differing in one row; S: every nonempty event of S_n. By Proposition 1.1 the left "
+           "side is e^eps for the smallest eps of (1.1), so that eps is the largest log pi(s; x, x'). The printed "
+           "maximum runs over s in S and x, x' in D^n; pi is defined for collections differing in one row and s in "
+           "S_n (outside S_n both probabilities are 0), which is how it is read here. The two maxima agree by the "
+           "ratio-of-sums bound (Lemma 4.1, kr.lemma_4_1), taking S = {s}.")
 
 # ======================================================================================================
 # Section 3.1: L = 1, the count A_n(m)
@@ -348,11 +351,8 @@ z1, z2 = sp.symbols("z_1 z_0", positive=True)
 w1, w2 = sp.symbols("w_1 w_0", positive=True)
 
 claim(id="kr.count_law",
-      title="L = 1, x in D^n_m: the numbers B_1, B_0 of reported 1s among the m records equal to 1 and the n - m "
-            "equal to 0 have joint generating function E z_1^B_1 z_0^B_0 = (q + p z_1)^m (p + q z_0)^(n-m) = "
-            "[sum_j C(m, j) p^j q^(m-j) z_1^j] [sum_k C(n-m, k) q^k p^(n-m-k) z_0^k]: B_1 ~ Bin(m, p) and "
-            "B_0 ~ Bin(n - m, q) independent, so A_n(m) = B_1 + B_0 ~ Bin(m, p) + Bin(n - m, q) with generating "
-            "function G_{n,m}(z) (z_1 = z_0 = z)",
+      title="L = 1: (q + p z_1)^m (p + q z_0)^(n-m) = [sum_j C(m, j) p^j q^(m-j) z_1^j] [sum_k C(n-m, k) q^k "
+            "p^(n-m-k) z_0^k], the Bin(m, p) and Bin(n - m, q) generating functions",
       source=S31, kind="identity",
       lhs=(q + p * z1)**m * (p + q * z2)**(n - m),
       rhs=_binomial_pgf(m, p, q, j_, z1) * _binomial_pgf(n - m, q, p, k_, z2),
@@ -365,7 +365,11 @@ claim(id="kr.count_law",
                         "the joint law of (B_1, B_0) is the product of the two binomial laws"),
           conclude(c, Parametrization({z1: q / (p * (1 + w1)), z2: p / (q * (1 + w2))},
                                       {w1: q / (p * z1) - 1, w2: p / (q * z2) - 1}))),
-      note="The binomial sums are evaluated in closed form on the stated box (where SymPy's summation applies); the "
+      note="By the cited product rule (pgf_of_independent_sum), the left side is E z_1^B_1 z_0^B_0 for the numbers "
+           "B_1, B_0 of reported 1s among the m records of x in D^n_m equal to 1 and the n - m equal to 0; by the "
+           "cited uniqueness of power series the identity makes B_1 ~ Bin(m, p) and B_0 ~ Bin(n - m, q) independent, "
+           "so A_n(m) = B_1 + B_0 ~ Bin(m, p) + Bin(n - m, q), with generating function G_{n,m}(z) (z_1 = z_0 = z). "
+           "The binomial sums are evaluated in closed form on the stated box (where SymPy's summation applies); the "
            "identity of polynomials extends to every (z_1, z_0). The law of A(x) = (A_n(m), n - A_n(m)) depends on x "
            "only through m = |x|; G_{n,m}(z) = (q + p z)^m (p + q z)^(n-m) is the generating function used below.")
 
@@ -392,8 +396,8 @@ def _count_law_points():
 
 
 claim(id="kr.count_law_enumerated",
-      title="L = 1: for every x in D^n_m, P[A(x) = (s, n - s)] = sum_j C(m, j) p^j q^(m-j) C(n-m, s-j) q^(s-j) "
-            "p^(n-m-s+j), the law of Bin(m, p) + Bin(n - m, q) (p = 1 - q)",
+      title="L = 1: P[A(x) = (s, n - s)] = sum_j C(m, j) p^j q^(m-j) C(n-m, s-j) q^(s-j) p^(n-m-s+j) for x in D^n_m, "
+            "checked for n <= 5, q in {1/5, 1/3}",
       source=S31, kind="identity", lhs=P_COUNT, rhs=_convolution_pmf(n, m, s),
       conditions=(sp.Le(m, n), sp.Le(s, n)),
       enumeration=lambda c: exhaust(c, _count_law_points(), scope=(
@@ -407,15 +411,17 @@ i_ = sp.Symbol("i", integer=True, positive=True)
 _REST_ONES = sp.Sum(_x[i_], (i_, 2, n))
 
 claim(id="kr.neighbour_counts",
-      title="L = 1: if x, x' differ in one row (x_1 != x_1') then |x'| - |x| = x_1' - x_1 is -1 or 1, so "
-            "x in D^n_m implies x' in D^n_{m-1} u D^n_{m+1}: (|x'| - |x|)^2 = 1 for x_1, x_1' in {0, 1}",
+      title="L = 1: (x_1' - x_1)^2 = 1 for bits x_1 != x_1', which is (|x'| - |x|)^2 = 1 when x, x' share x_2, ..., "
+            "x_n",
       source=S31, kind="identity",
       lhs=((x1p + _REST_ONES) - (x1 + _REST_ONES))**2, rhs=1,
       conditions=(sp.Le(x1, 1), sp.Le(x1p, 1), sp.Ne(x1, x1p)),
       finite=True,
       enumeration=lambda c: exhaust(c, ({x1: a, x1p: 1 - a} for a in (0, 1))),
-      note="The records x_2..x_n are shared, so their count cancels; the statement ranges over the two pairs "
-           "(x_1, x_1') = (0, 1), (1, 0).")
+      note="The lhs is built as ((x_1' + sum_{i>=2} x_i) - (x_1 + sum_{i>=2} x_i))^2 and SymPy cancels the shared "
+           "sum when the claim is built, so that step is by construction; the check is the exhaustive evaluation "
+           "over the two pairs (x_1, x_1') = (0, 1), (1, 0). Hence |x'| = |x| -+ 1: x in D^n_m puts x' in D^n_{m-1} "
+           "u D^n_{m+1}.")
 
 # pi((s, n-s); x, x') with x in D_m: the law of A(x') is that of A_n(m + x_1' - x_1) (kr.count_law)
 _P_SHIFT = sp.Function(r"\mathsf{P}[A_n(m + \cdot) = s]")   # k -> P[A_n(m + k) = s], any n, m, s
@@ -427,17 +433,17 @@ def _pi_shift(k):
 
 
 claim(id="kr.ratio_reduction",
-      title="L = 1, x in D^n_m: pi((s, n-s); x, x') = P[A_n(m + x_1' - x_1) = s] / P[A_n(m) = s] equals "
-            "pi(s; m-1) if x_1 = 1 and pi(s; m)^(-1) if x_1 = 0 (x_1' = 1 - x_1), for every n, m, s",
+      title="L = 1, x_1' = 1 - x_1: P[A_n(m + x_1' - x_1) = s] / P[A_n(m) = s] is pi(s; m-1) if x_1 = 1 and pi(s; "
+            "m)^(-1) if x_1 = 0, for every n, m, s",
       source=S31, kind="identity",
       lhs=_P_SHIFT((1 - x1) - x1) / _P_SHIFT(0),
       rhs=sp.Piecewise((_pi_shift(-1), sp.Eq(x1, 1)), (sp.Pow(_pi_shift(0), -1, evaluate=False), True)),
       conditions=(sp.Le(x1, 1),),
       finite=True,
       enumeration=lambda c: exhaust(c, ({x1: a} for a in (0, 1))),
-      note="The function k -> P[A_n(m + k) = s] stands for the pmf at any n, m, s; by kr.count_law the law of "
-           "A(x') depends on x' only through |x'| = m + x_1' - x_1 (kr.neighbour_counts). The statement ranges "
-           "over x_1 in {0, 1}.")
+      note="The function k -> P[A_n(m + k) = s] stands for the pmf at any n, m, s; the statement ranges over x_1 in "
+           "{0, 1}. That the left side is pi((s, n - s); x, x') for x in D^n_m (the law of A(x') depends on x' only "
+           "through |x'| = m + x_1' - x_1: kr.count_law, kr.neighbour_counts) is not checked here.")
 
 # -- 3.1.1: recursions (3.2), (3.3) --------------------------------------------------------------------------
 
@@ -460,8 +466,7 @@ def _boundary_zero() -> Proof:
 
 
 claim(id="kr.recursion_one",
-      title="(3.2): for m >= 1, P[A_n(m) = s] = p P[A_{n-1}(m-1) = s-1] + q P[A_{n-1}(m-1) = s] for every s = 0..n "
-            "(the first term 0 at s = 0, the last at s = n): G_{n,m}(z) = p z G_{n-1,m-1}(z) + q G_{n-1,m-1}(z)",
+      title="(3.2) as generating functions: G_{n,m}(z) = p z G_{n-1,m-1}(z) + q G_{n-1,m-1}(z) for 1 <= m <= n",
       source=S311, kind="identity",
       lhs=count_pgf(n, m), rhs=p * z * count_pgf(n - 1, m - 1) + q * count_pgf(n - 1, m - 1),
       conditions=(sp.Ge(m, 1), sp.Le(m, n)),
@@ -469,12 +474,13 @@ claim(id="kr.recursion_one",
           _coefficients("the coefficient of z^s on the left is P[A_n(m) = s], on the right "
                         "p P[A_(n-1)(m-1) = s-1] + q P[A_(n-1)(m-1) = s]"),
           _boundary_one(), conclude(c)),
-      note="A_n(m) ~ Ber(p) + A_{n-1}(m-1) (one original 1 conditioned on): its generating function is "
-           "(q + p z) G_{n-1,m-1}(z) (pgf_of_independent_sum, kr.count_law).")
+      note="Its coefficient of z^s (cited: equal power series have equal coefficients) is (3.2): P[A_n(m) = s] = p "
+           "P[A_{n-1}(m-1) = s-1] + q P[A_{n-1}(m-1) = s] for s = 0..n, the first term 0 at s = 0 and the last at s "
+           "= n. A_n(m) ~ Ber(p) + A_{n-1}(m-1) (one original 1 conditioned on): its generating function is (q + p "
+           "z) G_{n-1,m-1}(z) (pgf_of_independent_sum, kr.count_law).")
 
 claim(id="kr.recursion_zero",
-      title="(3.3): for m <= n - 1, P[A_n(m) = s] = q P[A_{n-1}(m) = s-1] + p P[A_{n-1}(m) = s] for every s = 0..n "
-            "(the first term 0 at s = 0, the last at s = n): G_{n,m}(z) = q z G_{n-1,m}(z) + p G_{n-1,m}(z)",
+      title="(3.3) as generating functions: G_{n,m}(z) = q z G_{n-1,m}(z) + p G_{n-1,m}(z) for 0 <= m <= n - 1",
       source=S311, kind="identity",
       lhs=count_pgf(n, m), rhs=q * z * count_pgf(n - 1, m) + p * count_pgf(n - 1, m),
       conditions=(sp.Le(m, n - 1),),
@@ -482,14 +488,16 @@ claim(id="kr.recursion_zero",
           _coefficients("the coefficient of z^s on the left is P[A_n(m) = s], on the right "
                         "q P[A_(n-1)(m) = s-1] + p P[A_(n-1)(m) = s]"),
           _boundary_zero(), conclude(c)),
-      note="A_n(m) ~ Ber(q) + A_{n-1}(m) (one original 0 conditioned on).")
+      note="Its coefficient of z^s (cited) is (3.3): P[A_n(m) = s] = q P[A_{n-1}(m) = s-1] + p P[A_{n-1}(m) = s] for "
+           "s = 0..n, the first term 0 at s = 0 and the last at s = n. A_n(m) ~ Ber(q) + A_{n-1}(m) (one original 0 "
+           "conditioned on).")
 
 # -- the bullets after (3.3) ------------------------------------------------------------------------------------
 v = sp.Symbol("v", positive=True)          # 1/p - 1 > 0
 
 claim(id="kr.pmf_zero_decreases",
-      title="Bullet after (3.3): for m <= n - 1, P[A_n(m) = 0] = q^m p^(n-m) <= q^m p^(n-1-m) = P[A_{n-1}(m) = 0] "
-            "(p = 1 - q < 1)",
+      title="Bullet after (3.3), at s = 0: G_{n,m}(0) = q^m p^(n-m) <= q^m p^(n-1-m) = G_{n-1,m}(0) for m <= n - 1 "
+            "and p < 1",
       source=S311, kind="inequality", relation="<=",
       lhs=count_pgf(n, m, 0), rhs=count_pgf(n - 1, m, 0),
       conditions=(sp.Le(m, n - 1), sp.Lt(p, 1)),
@@ -498,7 +506,8 @@ claim(id="kr.pmf_zero_decreases",
           zero(count_pgf(n, m, 0) - p * count_pgf(n - 1, m, 0), "(3.3) at s = 0: P[A_n(m) = 0] = p P[A_(n-1)(m) = 0]"),
           conclude(c, Parametrization({p: 1 / (1 + v)}, {v: 1 / p - 1}),
                    certificate=-(1 - p) * q**m * p**(n - 1 - m))),
-      note="lhs - rhs = -(1 - p) q^m p^(n-1-m) = -q^(m+1) p^(n-1-m) with p = 1 - q.")
+      note="G(0) = P[A = 0] (cited), so this is P[A_n(m) = 0] <= P[A_{n-1}(m) = 0]. lhs - rhs = -(1 - p) q^m "
+           "p^(n-1-m) = -q^(m+1) p^(n-1-m) with p = 1 - q.")
 
 a_ = sp.Symbol("a", nonnegative=True)      # P[A_{n-1}(m) = s - 1]
 b_ = sp.Symbol("b", nonnegative=True)      # P[A_{n-1}(m) = s]
@@ -520,32 +529,35 @@ def _pmf_recursions() -> Proof:
 
 
 claim(id="kr.pmf_between_shift",
-      title="Bullet after (3.3): P[A_n(m) = s] = q a + p b lies between a = P[A_{n-1}(m) = s-1] and "
-            "b = P[A_{n-1}(m) = s]: (P[A_n(m) = s] - a)(P[A_n(m) = s] - b) <= 0 (p = 1 - q, 0 < q < 1/2)",
+      title="Bullet after (3.3): q a + p b lies between a and b, (q a + p b - a)(q a + p b - b) <= 0, for a, b >= 0, "
+            "p = 1 - q, 0 < q < 1/2",
       source=S311, kind="inequality", relation="<=",
       lhs=_between(q * a_ + (1 - q) * b_), rhs=0,
       conditions=(sp.Lt(q, sp.Rational(1, 2)),),
       proof=lambda c: all_of(_pmf_recursions(),
                              conclude(c, _Q_HALF, certificate=-q * (1 - q) * (a_ - b_)**2)),
-      note="lhs = -q p (a - b)^2: a convex combination of a and b. For s >= 1 and m <= n - 1 (at s = 0, a = 0 and "
-           "P[A_n(m) = 0] = p b). Also the first half of the third bullet.")
+      note="a = P[A_{n-1}(m) = s-1], b = P[A_{n-1}(m) = s]; by (3.3) (the proof's generating-function steps) q a + p "
+           "b = P[A_n(m) = s], which therefore lies between them. lhs = -q p (a - b)^2: a convex combination of a "
+           "and b. For s >= 1 and m <= n - 1 (at s = 0, a = 0 and P[A_n(m) = 0] = p b). Also the first half of the "
+           "third bullet.")
 
 claim(id="kr.pmf_between_neighbour",
-      title="Bullet after (3.3): P[A_n(m+1) = s] = p a + q b also lies between a = P[A_{n-1}(m) = s-1] and "
-            "b = P[A_{n-1}(m) = s]: (P[A_n(m+1) = s] - a)(P[A_n(m+1) = s] - b) <= 0 (p = 1 - q, 0 < q < 1/2)",
+      title="Bullet after (3.3): p a + q b lies between a and b, (p a + q b - a)(p a + q b - b) <= 0, for a, b >= 0, "
+            "p = 1 - q, 0 < q < 1/2",
       source=S311, kind="inequality", relation="<=",
       lhs=_between((1 - q) * a_ + q * b_), rhs=0,
       conditions=(sp.Lt(q, sp.Rational(1, 2)),),
       proof=lambda c: all_of(_pmf_recursions(),
                              conclude(c, _Q_HALF, certificate=-q * (1 - q) * (a_ - b_)**2)),
-      note="With kr.pmf_between_shift: P[A_n(m) = s] and P[A_n(m+1) = s] both lie between the consecutive pmf "
-           "values P[A_{n-1}(m) = s-1] and P[A_{n-1}(m) = s] (0 <= m <= n - 1), so "
+      note="a = P[A_{n-1}(m) = s-1], b = P[A_{n-1}(m) = s]; by (3.2) at m + 1 (the proof's generating-function "
+           "steps) p a + q b = P[A_n(m+1) = s]. With kr.pmf_between_shift: P[A_n(m) = s] and P[A_n(m+1) = s] both "
+           "lie between the consecutive pmf values P[A_{n-1}(m) = s-1] and P[A_{n-1}(m) = s] (0 <= m <= n - 1), so "
            "pi(s; m) = (q a + p b)/(p a + q b).")
 
 # -- the cdf recursions ----------------------------------------------------------------------------------------
 claim(id="kr.cdf_recursion_one",
-      title="Cdf form of (3.2): F_{n,m}(x) = p F_{n-1,m-1}(x-1) + q F_{n-1,m-1}(x) for m = 1..n and every real x: "
-            "G_{n,m}(z)/(1-z) = (p z + q) G_{n-1,m-1}(z)/(1-z)",
+      title="Cdf form of (3.2) as generating functions: G_{n,m}(z)/(1 - z) = (p z + q) G_{n-1,m-1}(z)/(1 - z) for 1 "
+            "<= m <= n",
       source=S311, kind="identity",
       lhs=cdf_gf(n, m), rhs=p * z * cdf_gf(n - 1, m - 1) + q * cdf_gf(n - 1, m - 1),
       conditions=(sp.Ge(m, 1), sp.Le(m, n)),
@@ -553,17 +565,21 @@ claim(id="kr.cdf_recursion_one",
           cite("cdf_generating_function", "sum_k F_(n,m)(k) z^k = G_(n,m)(z)/(1 - z); z times it is the series of "
                                           "F(k - 1) (F = 0 below 0)"),
           _coefficients("coefficients of z^k, k = floor(x)"), _floor_shift(), conclude(c)),
-      note="Summing (3.2) over s <= x, as the paper says.")
+      note="sum_k F_{n,m}(k) z^k = G_{n,m}(z)/(1 - z) (cited); its coefficients and floor(x - 1) = floor(x) - 1 give "
+           "F_{n,m}(x) = p F_{n-1,m-1}(x-1) + q F_{n-1,m-1}(x) for every real x. Summing (3.2) over s <= x, as the "
+           "paper says.")
 
 claim(id="kr.cdf_recursion_zero",
-      title="Cdf form of (3.3): F_{n,m}(x) = q F_{n-1,m}(x-1) + p F_{n-1,m}(x) for m = 0..n-1 and every real x: "
-            "G_{n,m}(z)/(1-z) = (q z + p) G_{n-1,m}(z)/(1-z)",
+      title="Cdf form of (3.3) as generating functions: G_{n,m}(z)/(1 - z) = (q z + p) G_{n-1,m}(z)/(1 - z) for 0 <= "
+            "m <= n - 1",
       source=S311, kind="identity",
       lhs=cdf_gf(n, m), rhs=q * z * cdf_gf(n - 1, m) + p * cdf_gf(n - 1, m),
       conditions=(sp.Le(m, n - 1),),
       proof=lambda c: all_of(
           cite("cdf_generating_function", "sum_k F_(n,m)(k) z^k = G_(n,m)(z)/(1 - z)"),
-          _coefficients("coefficients of z^k, k = floor(x)"), _floor_shift(), conclude(c)))
+          _coefficients("coefficients of z^k, k = floor(x)"), _floor_shift(), conclude(c)),
+      note="sum_k F_{n,m}(k) z^k = G_{n,m}(z)/(1 - z) (cited); its coefficients and floor(x - 1) = floor(x) - 1 give "
+           "F_{n,m}(x) = q F_{n-1,m}(x-1) + p F_{n-1,m}(x) for every real x.")
 
 # -- 3.1.2: mean and variance (p = 1 - q) -----------------------------------------------------------------------
 _G1 = count_pgf(n, m).subs(p, 1 - q)            # the generating function with p = 1 - q
@@ -571,22 +587,24 @@ _D1 = sp.diff(_G1, z).subs(z, 1)                 # G'(1)
 _D2 = sp.diff(_G1, z, 2).subs(z, 1)              # G''(1)
 
 claim(id="kr.mean",
-      title="E A_n(m) = G'_{n,m}(1) = m p + (n - m) q = n q + m (p - q), p = 1 - q",
+      title="3.1.2, mean: G'_{n,m}(1) = m p + (n - m) q = n q + m (p - q), p = 1 - q",
       source=S312, kind="identity", lhs=_D1, rhs=n * q + m * ((1 - q) - q),
       conditions=(sp.Le(m, n),),
       proof=lambda c: all_of(cite("pgf_moments", "E A_n(m) = G'_(n,m)(1), with G_(n,m) of kr.count_law"),
                              zero(_D1 - (m * (1 - q) + (n - m) * q), "the middle expression m p + (n - m) q"),
                              conclude(c)),
-      note="Written with p = 1 - q (the generating function is 1 at z = 1 only then).")
+      note="E A_n(m) = G'_{n,m}(1) (cited, pgf_moments). Written with p = 1 - q (the generating function is 1 at z = "
+           "1 only then).")
 
 claim(id="kr.variance",
-      title="Var A_n(m) = G''(1) + G'(1) - G'(1)^2 = m p q + (n - m) q p = n p q, p = 1 - q",
+      title="3.1.2, variance: G''(1) + G'(1) - G'(1)^2 = m p q + (n - m) q p = n p q for G = G_{n,m}, p = 1 - q",
       source=S312, kind="identity", lhs=_D2 + _D1 - _D1**2, rhs=n * q * (1 - q),
       conditions=(sp.Le(m, n),),
       proof=lambda c: all_of(cite("pgf_moments", "Var A_n(m) = G''(1) + G'(1) - G'(1)^2"),
                              zero(_D2 + _D1 - _D1**2 - (m * (1 - q) * q + (n - m) * q * (1 - q)),
                                   "the middle expression m p q + (n - m) q p"),
-                             conclude(c)))
+                             conclude(c)),
+      note="Var A_n(m) = G''(1) + G'(1) - G'(1)^2 (cited, pgf_moments), so Var A_n(m) = n p q.")
 
 # -- 3.1.2: the two cdf differences ---------------------------------------------------------------------------
 _C = cdf_gf(n - 1, m - 1)                # F' = F_{n-1,m-1}
@@ -602,8 +620,8 @@ def _printed_lines_one() -> Proof:
 
 
 claim(id="kr.cdf_difference",
-      title="3.1.2: F_{n,m}(x) - F_{n,m-1}(x) = -(p - q) P[A_{n-1}(m-1) = floor(x)] for m = 1..n and every real x "
-            "(printed '|x|' read as floor): sum_k [F_{n,m}(k) - F_{n,m-1}(k)] z^k = -(p - q) G_{n-1,m-1}(z)",
+      title="3.1.2, first cdf difference as generating functions: [G_{n,m}(z) - G_{n,m-1}(z)]/(1 - z) = -(p - q) "
+            "G_{n-1,m-1}(z) for 1 <= m <= n",
       source=S312, kind="identity",
       lhs=cdf_gf(n, m) - cdf_gf(n, m - 1), rhs=-(p - q) * _G,
       conditions=(sp.Ge(m, 1), sp.Le(m, n)),
@@ -612,8 +630,9 @@ claim(id="kr.cdf_difference",
           _printed_lines_one(), _floor_shift(),
           _coefficients("coefficient of z^k, k = floor(x); for x < 0 both sides are 0"),
           conclude(c)),
-      note="Holds for every real x, not only integers: F'(x-1) - F'(x) = -P[x - 1 < A_{n-1}(m-1) <= x] and the "
-           "only integer in (x-1, x] is floor(x).")
+      note="Coefficients (cited) give F_{n,m}(x) - F_{n,m-1}(x) = -(p - q) P[A_{n-1}(m-1) = floor(x)] for m = 1..n "
+           "and every real x (printed '|x|', read as floor: kr.reading.floor). Holds for every real x, not only "
+           "integers: F'(x-1) - F'(x) = -P[x - 1 < A_{n-1}(m-1) <= x] and the only integer in (x-1, x] is floor(x).")
 
 
 def _printed_lines_two() -> Proof:
@@ -626,9 +645,8 @@ def _printed_lines_two() -> Proof:
 
 
 claim(id="kr.cdf_difference_shift",
-      title="3.1.2: F_{n,m}(x+1) - F_{n,m-1}(x) = q {P[A_{n-1}(m-1) = floor(x)] + P[A_{n-1}(m-1) = floor(x+1)]} for "
-            "m = 1..n and every real x: sum_k [F_{n,m}(k+1) - F_{n,m-1}(k)] z^k = q (G_{n-1,m-1}(z) + "
-            "G_{n-1,m-1}(z)/z), k over the integers",
+      title="3.1.2, second cdf difference as generating functions: G_{n,m}(z)/(z (1 - z)) - G_{n,m-1}(z)/(1 - z) = q "
+            "(G_{n-1,m-1}(z) + G_{n-1,m-1}(z)/z) for 1 <= m <= n",
       source=S312, kind="identity",
       lhs=cdf_gf(n, m) / z - cdf_gf(n, m - 1), rhs=q * (_G + _G / z),
       conditions=(sp.Ge(m, 1), sp.Le(m, n)),
@@ -638,7 +656,9 @@ claim(id="kr.cdf_difference_shift",
           _printed_lines_two(), _floor_shift(),
           _coefficients("coefficient of z^k, k = floor(x) >= -1; for x < -1 both sides are 0"),
           conclude(c)),
-      note="Holds for every real x: the integers in (x-1, x+1] are floor(x) and floor(x) + 1 = floor(x + 1).")
+      note="Coefficients (cited), k over the integers, give F_{n,m}(x+1) - F_{n,m-1}(x) = q {P[A_{n-1}(m-1) = "
+           "floor(x)] + P[A_{n-1}(m-1) = floor(x+1)]} for every real x. Holds for every real x: the integers in "
+           "(x-1, x+1] are floor(x) and floor(x) + 1 = floor(x + 1).")
 
 reading("kr.reading.floor", S312,
         printed="= -(p - q) P[A_{n-1}(m-1) = |x|]",
@@ -664,37 +684,41 @@ def _sandwich_steps() -> Proof:
 
 
 claim(id="kr.cdf_sandwich_lower",
-      title="3.1.2: F_{n,m}(x) <= F_{n,m-1}(x) for m = 1..n and every real x: with F' = F_{n-1,m-1} at k = floor(x), "
-            "p F'(k-1) + q F'(k) <= q F'(k-1) + p F'(k) (F' nondecreasing, q < p)",
+      title="3.1.2, the step of F_{n,m}(x) <= F_{n,m-1}(x): p F'(k-1) + q F'(k) <= q F'(k-1) + p F'(k) if F'(k-1) <= "
+            "F'(k) and q < p",
       source=S312, kind="inequality", relation="<=",
       lhs=p * f_m1 + q * f_0, rhs=q * f_m1 + p * f_0,
       conditions=(sp.Lt(q, p), sp.Le(f_m1, f_0)),
       proof=lambda c: all_of(_sandwich_steps(),
                              conclude(c, Parametrization({p: q + u, f_0: f_m1 + d1}, {u: p - q, d1: f_0 - f_m1}))),
-      note="lhs - rhs = -(p - q)[F'(k) - F'(k-1)] = -(p - q) P[A_{n-1}(m-1) = k] (kr.cdf_difference). The left "
-           "inequality of the first chain and the right one of the second.")
+      note="F' = F_{n-1,m-1}, k = floor(x); by the cdf recursions (the proof's steps) the two sides are F_{n,m}(x) "
+           "and F_{n,m-1}(x), so F_{n,m}(x) <= F_{n,m-1}(x) for m = 1..n and every real x. lhs - rhs = -(p - "
+           "q)[F'(k) - F'(k-1)] = -(p - q) P[A_{n-1}(m-1) = k] (kr.cdf_difference). The left inequality of the first "
+           "chain and the right one of the second.")
 
 claim(id="kr.cdf_sandwich_upper",
-      title="3.1.2: F_{n,m-1}(x) <= F_{n,m}(x+1) for m = 1..n and every real x: q F'(k-1) + p F'(k) <= "
-            "p F'(k) + q F'(k+1) (F' = F_{n-1,m-1} nondecreasing, k = floor(x))",
+      title="3.1.2, the step of F_{n,m-1}(x) <= F_{n,m}(x+1): q F'(k-1) + p F'(k) <= p F'(k) + q F'(k+1) if F'(k-1) "
+            "<= F'(k) <= F'(k+1)",
       source=S312, kind="inequality", relation="<=",
       lhs=q * f_m1 + p * f_0, rhs=p * f_0 + q * f_p1,
       conditions=(sp.Le(f_m1, f_0), sp.Le(f_0, f_p1)),
       proof=lambda c: all_of(
           _sandwich_steps(),
           conclude(c, Parametrization({f_0: f_m1 + d1, f_p1: f_m1 + d1 + d2}, {d1: f_0 - f_m1, d2: f_p1 - f_0}))),
-      note="rhs - lhs = q[F'(k+1) - F'(k-1)] (kr.cdf_difference_shift). The right inequality of the first chain.")
+      note="F' = F_{n-1,m-1}, k = floor(x); by the cdf recursions the two sides are F_{n,m-1}(x) and F_{n,m}(x+1). "
+           "rhs - lhs = q[F'(k+1) - F'(k-1)] (kr.cdf_difference_shift). The right inequality of the first chain.")
 
 claim(id="kr.cdf_sandwich_left",
-      title="3.1.2: F_{n,m-1}(x-1) <= F_{n,m}(x) for m = 1..n and every real x: q F'(k-2) + p F'(k-1) <= "
-            "p F'(k-1) + q F'(k) (F' = F_{n-1,m-1} nondecreasing, k = floor(x))",
+      title="3.1.2, the step of F_{n,m-1}(x-1) <= F_{n,m}(x): q F'(k-2) + p F'(k-1) <= p F'(k-1) + q F'(k) if "
+            "F'(k-2) <= F'(k-1) <= F'(k)",
       source=S312, kind="inequality", relation="<=",
       lhs=q * f_m2 + p * f_m1, rhs=p * f_m1 + q * f_0,
       conditions=(sp.Le(f_m2, f_m1), sp.Le(f_m1, f_0)),
       proof=lambda c: all_of(
           _sandwich_steps(),
           conclude(c, Parametrization({f_m1: f_m2 + d1, f_0: f_m2 + d1 + d2}, {d1: f_m1 - f_m2, d2: f_0 - f_m1}))),
-      note="kr.cdf_sandwich_upper at x - 1. The left inequality of the second chain; its right inequality is "
+      note="F' = F_{n-1,m-1}, k = floor(x); by the cdf recursions the two sides are F_{n,m-1}(x-1) and F_{n,m}(x). "
+           "kr.cdf_sandwich_upper at x - 1. The left inequality of the second chain; its right inequality is "
            "kr.cdf_sandwich_lower.")
 
 # -- 3.1.3: quantiles ------------------------------------------------------------------------------------------
@@ -732,8 +756,8 @@ def _quantile_points():
 
 
 claim(id="kr.quantile_step",
-      title="3.1.3: for m = 1..n and every 0 < alpha <= 1, tau_n(m) in {tau_n(m-1), tau_n(m-1) + 1}: "
-            "with Delta tau_n(m) = tau_n(m) - tau_n(m-1), Delta tau_n(m) (Delta tau_n(m) - 1) = 0",
+      title="3.1.3: tau_n(m) - tau_n(m-1) in {0, 1} for m = 1..n and 0 < alpha <= 1, checked for n <= 10 and q in "
+            "{1/10, 1/4, 2/5, 49/100}",
       source=S313, kind="identity", lhs=TAU_STEP * (TAU_STEP - 1), rhs=0,
       enumeration=lambda c: exhaust(c, _quantile_points(), scope=(
           f"n <= {N_QUANT}, every m = 1..n, q in {{1/10, 1/4, 2/5, 49/100}}, every alpha in (0, 1] (tau is constant "

@@ -27,8 +27,9 @@ import sympy as sp
 
 from ..engine.core import Claim, Proof, Source, all_of, claim, finding, is_zero, mechanical, zero
 from ..engine.formulas import formula
+from ..engine.notation import defined
 from ..engine.proofs import Parametrization, conclude, conclude_evaluation, exhaust
-from .laplace import LEMMA1_CASE1, expectation, mgf_integral, mgf_printed_case1
+from .laplace import LEMMA1_CASE1, expectation, mgf, mgf_integral, mgf_printed_case1
 from . import laplace as _lemma1
 
 DOC = "004_005a37d6f70bd1b7.txt"
@@ -198,28 +199,32 @@ def _expect_unit(g, var, b, mu, tau):
             + sp.Integral(g_tau * sp.exp(-tau / b) / (2 * b), (tau, 0, sp.oo)))
 
 
+_SECOND_MGF = mgf(2 * a_r, name=r"\mathbb{E}[e^{2aX}]")     # E[e^{2aX}]: its two Laplace tails
+
+
 def _sample_sum(summand, lo=1, hi=K):
     return sp.Sum(summand, (k, lo, hi))
 
 
 claim(id="ht.inclusion_moment",
-      title="Proof of Proposition 2, step (2): E[delta_i e^{a X_i}] = pi_i e^{a mu}/(1 - a^2 b^2) "
-            "for every design, |ab| < 1",
+      title="Proof of Proposition 2, step (2): sum_k p_k delta_i[k] E[e^{aX}] = pi_i e^{a mu}/(1 - a^2 b^2), "
+            "pi_i = sum_k p_k delta_i[k], |ab| < 1",
       source=Source(DOC, "Appendix A.1, proof of Proposition 2, step (2)"), kind="identity",
-      lhs=_sample_sum(p_s[k] * delta_i[k] * mgf_integral(a_r)),
+      lhs=_sample_sum(p_s[k] * delta_i[k] * mgf(a_r)),
       rhs=_sample_sum(p_s[k] * delta_i[k]) * mgf_printed_case1(a_r),
       conditions=(sp.Gt(a_r * b, -1), sp.Lt(a_r * b, 1)),
       proof=lambda c: conclude(c, param=LEMMA1_CASE1),
       note="Left: the expectation over the sample (p_k, k = 1..K) of delta_i times the conditional "
-           "expectation of e^{aX_i}, the Laplace integral. Right: pi_i = sum_k p_k delta_i[k] times "
-           "Lemma 1. Holds for every real a with |ab| < 1, in particular a = a_i in {0, 1}.")
+           "expectation of e^{aX_i} (noise independent of the sample), E[e^{aX}] standing for its two Laplace "
+           "tails; it is E[delta_i e^{a X_i}] for every design on K samples. Right: pi_i = sum_k p_k delta_i[k] "
+           "times Lemma 1. Holds for every real a with |ab| < 1, in particular a = a_i in {0, 1}.")
 
 claim(id="ht.inclusion_second_moment",
-      title="Proof of Proposition 2, step (1), case i = j: E[delta_i^2 e^{2a X_i}] = "
-            "pi_i e^{2 a mu}/(1 - 4 a^2 b^2) for every design, |2ab| < 1",
+      title="Proof of Proposition 2, step (1), i = j: sum_k p_k delta_i[k]^2 E[e^{2aX}] = "
+            "pi_i e^{2a mu}/(1 - 4a^2 b^2), delta_i[k] in {0, 1}, |2ab| < 1",
       source=Source(DOC, "Appendix A.1, proof of Proposition 2, step (1) case 1"), kind="identity",
-      lhs=(_sample_sum(p_s[k] * sp.Integer(1) ** 2 * mgf_integral(2 * a_r), 1, K_1)
-           + _sample_sum(p_s[k] * sp.Integer(0) ** 2 * mgf_integral(2 * a_r), K_1 + 1, K)),
+      lhs=(_sample_sum(p_s[k] * sp.Integer(1) ** 2 * _SECOND_MGF, 1, K_1)
+           + _sample_sum(p_s[k] * sp.Integer(0) ** 2 * _SECOND_MGF, K_1 + 1, K)),
       rhs=(_sample_sum(p_s[k] * sp.Integer(1), 1, K_1) + _sample_sum(p_s[k] * sp.Integer(0), K_1 + 1, K))
       * mgf_printed_case1(2 * a_r),
       conditions=(sp.Gt(2 * a_r * b, -1), sp.Lt(2 * a_r * b, 1), sp.Le(K_1, K)),
@@ -228,7 +233,8 @@ claim(id="ht.inclusion_second_moment",
           {_lemma1.u: 2 * a_r + 1 / b, _lemma1.v: 1 / b - 2 * a_r})),
       note="The samples are listed so that those containing unit i come first (k <= K_1): there "
            "delta_i = 1, elsewhere 0, so delta_i^2 = delta_i is evaluated sample by sample; "
-           "pi_i = sum_{k <= K_1} p_k. The noise moment is the Laplace integral of e^{2aX}.")
+           "pi_i = sum_{k <= K_1} p_k. E[e^{2aX}] stands for the two Laplace tails of e^{2ax}. The left side is "
+           "E[delta_i^2 e^{2a X_i}] for every design (noise independent of the sample).")
 
 
 def _joint_noise_integral():
@@ -238,19 +244,21 @@ def _joint_noise_integral():
 
 
 claim(id="ht.joint_inclusion_moment",
-      title="Proof of Proposition 2, step (1), case i != j: E[delta_i delta_j e^{a_i X_i} e^{a_j X_j}] = "
-            "pi_ij e^{a_i mu_i + a_j mu_j}/((1 - a_i^2 b_i^2)(1 - a_j^2 b_j^2)) for every design",
+      title="Proof of Prop. 2, step (1), i != j: sum_k p_k delta_i[k] delta_j[k] E[e^{a_i X_i} e^{a_j X_j}] = "
+            "pi_ij m_i m_j, m = e^{a mu}/(1 - a^2 b^2), |ab| < 1",
       source=Source(DOC, "Appendix A.1, proof of Proposition 2, step (1) case 2"), kind="identity",
-      lhs=_sample_sum(p_s[k] * delta_i[k] * delta_j[k] * _joint_noise_integral()),
+      lhs=_sample_sum(p_s[k] * delta_i[k] * delta_j[k]
+                      * defined(r"\mathbb{E}[e^{a_i X_i} e^{a_j X_j}]", _joint_noise_integral())),
       rhs=(_sample_sum(p_s[k] * delta_i[k] * delta_j[k]) * mgf_printed_case1(ai_r, bi, mui)
            * mgf_printed_case1(aj_r, bj, muj)),
       conditions=(sp.Gt(ai_r * bi, -1), sp.Lt(ai_r * bi, 1), sp.Gt(aj_r * bj, -1), sp.Lt(aj_r * bj, 1)),
       proof=lambda c: conclude(c, param=Parametrization(
           {ai_r: (ui - vi) / 2, bi: 2 / (ui + vi), aj_r: (uj - vj) / 2, bj: 2 / (uj + vj)},
           {ui: ai_r + 1 / bi, vi: 1 / bi - ai_r, uj: aj_r + 1 / bj, vj: 1 / bj - aj_r})),
-      note="Left: the expectation over the sample of delta_i delta_j times the double Laplace integral "
-           "(independent noises, independent of the sample). Right: pi_ij = sum_k p_k delta_i[k] delta_j[k] "
-           "times the two Lemma 1 means.", budget=120)
+      note="Left: the expectation over the sample of delta_i delta_j times E[e^{a_i X_i} e^{a_j X_j}], which "
+           "stands for the double Laplace integral against the product density (independent noises, independent "
+           "of the sample); it is E[delta_i delta_j e^{a_i X_i} e^{a_j X_j}] for every design on K samples. Right: "
+           "pi_ij = sum_k p_k delta_i[k] delta_j[k] times the two Lemma 1 means.", budget=120)
 
 
 # -- the coefficients of Proposition 2 ---------------------------------------------------------
@@ -263,14 +271,15 @@ def _shortcut_steps(a, b, mu) -> Proof:
 
 
 claim(id="ht.prop2_diagonal",
-      title="Proposition 2: pi_i^{-2} (E[delta_i^2 Z_i^2] - E[delta_i Z_i]^2), with the printed moments, "
-            "is the printed coefficient of y_i^2",
+      title="Proposition 2, y_i^2 term: (pi M - (pi m)^2)/pi^2 is the printed coefficient, m = e^{a mu}/(1 - ab^2), "
+            "M = e^{2a mu}/(1 - 4ab^2), a in {0, 1}, 2ab < 1",
       source=PROP2, kind="identity",
       lhs=(pi_ * second_moment_printed(a, b, mu) - (pi_ * mean_printed(a, b, mu)) ** 2) / pi_**2,
       rhs=diagonal_printed(a, b, mu, pi_),
       conditions=(sp.Contains(a, sp.FiniteSet(0, 1)), sp.Lt(2 * a * b, 1)),
       proof=lambda c: all_of(_shortcut_steps(a, b, mu), conclude(c)),
-      note="E[delta_i^2 Z_i^2] = pi_i E[Z_i^2] and E[delta_i Z_i] = pi_i E[Z_i] (ht.inclusion_second_moment, "
+      note="The left side is pi_i^{-2} (E[delta_i^2 Z_i^2] - E[delta_i Z_i]^2), Z_i = e^{a_i X_i}: "
+           "E[delta_i^2 Z_i^2] = pi_i E[Z_i^2] and E[delta_i Z_i] = pi_i E[Z_i] (ht.inclusion_second_moment, "
            "ht.inclusion_moment), the moments in the printed form (ht.indicator_square). The algebra holds "
            "for every a.")
 
@@ -278,8 +287,8 @@ a_i_, a_j_ = sp.symbols("a_i a_j", integer=True, nonnegative=True)
 pi_i, pi_j, pi_ij = sp.symbols("pi_i pi_j pi_ij", positive=True)
 m_i, m_j = sp.symbols("m_i m_j", positive=True)
 claim(id="ht.prop2_offdiagonal",
-      title="Proposition 2: pi_i^{-1} pi_j^{-1} (E[delta_i delta_j Z_i Z_j] - E[delta_i Z_i] E[delta_j Z_j]), "
-            "with the printed moments, is the printed coefficient of y_i y_j (i != j)",
+      title="Proposition 2, y_i y_j term (i != j): (pi_ij m_i m_j - pi_i m_i pi_j m_j)/(pi_i pi_j) is the printed "
+            "coefficient, m = e^{a mu}/(1 - ab^2), a in {0, 1}, 2ab < 1",
       source=PROP2, kind="identity",
       lhs=(pi_ij * mean_printed(a_i_, bi, mui) * mean_printed(a_j_, bj, muj)
            - pi_i * mean_printed(a_i_, bi, mui) * pi_j * mean_printed(a_j_, bj, muj)) / (pi_i * pi_j),
@@ -287,7 +296,8 @@ claim(id="ht.prop2_offdiagonal",
       conditions=(sp.Contains(a_i_, sp.FiniteSet(0, 1)), sp.Contains(a_j_, sp.FiniteSet(0, 1)),
                   sp.Lt(2 * a_i_ * bi, 1), sp.Lt(2 * a_j_ * bj, 1)),
       proof=lambda c: all_of(_shortcut_steps(a_i_, bi, mui), _shortcut_steps(a_j_, bj, muj), conclude(c)),
-      note="E[delta_i delta_j Z_i Z_j] = pi_ij E[Z_i] E[Z_j] (ht.joint_inclusion_moment), the means in the "
+      note="The left side is pi_i^{-1} pi_j^{-1} (E[delta_i delta_j Z_i Z_j] - E[delta_i Z_i] E[delta_j Z_j]), "
+           "Z_i = e^{a_i X_i}: E[delta_i delta_j Z_i Z_j] = pi_ij E[Z_i] E[Z_j] (ht.joint_inclusion_moment), the means in the "
            "printed form (ht.indicator_square).")
 
 
@@ -388,8 +398,8 @@ def _proof_every_n(c: Claim) -> Proof:
 
 
 claim(id="ht.variance_decomposition",
-      title="For every N: E[Yhat^2] - E[Yhat]^2 (expanded over pairs, general noise moments m_i, M_i) is the "
-            "design variance of the HT total of y_i m_i plus sum_i y_i^2 (M_i - m_i^2)/pi_i",
+      title="For every N: the proof's expansion of Var(Yhat) with noise moments m_i, M_i equals the HT design "
+            "variance of y_i m_i plus sum_i y_i^2 (M_i - m_i^2)/pi_i",
       source=PROP2, kind="identity", proof=_proof_every_n,
       lhs=expanded_variance(lambda i: Y[i] / PI[i], lambda i: MEAN[i], lambda i: SECOND[i]),
       rhs=(over_units(lambda i: Y[i] ** 2 * MEAN[i] ** 2 * (1 / PI[i] - 1))
@@ -399,8 +409,8 @@ claim(id="ht.variance_decomposition",
            "moment; the numeric layer evaluates this form (one quadratic form and one sum), pi_ii = pi_i.")
 
 claim(id="ht.prop2_first_principles",
-      title="Proposition 2, Case 1, for every population size N: substituting steps (1) and (2) into the "
-            "proof's expansion of E[Yhat^2] - E[Yhat]^2 gives the printed variance",
+      title="Proposition 2, Case 1, every N: the proof's expansion of E[Yhat^2] - E[Yhat]^2 with the printed "
+            "moments of steps (1), (2) is the printed variance",
       source=PROP2, kind="identity", proof=_proof_every_n,
       lhs=expanded_variance(lambda i: Y[i] / PI[i], _unit_mean, _unit_second),
       rhs=proposition2_printed(),
@@ -409,39 +419,48 @@ claim(id="ht.prop2_first_principles",
            "sum_i (sum_{j<i} + sum_{j>i}). Case 1's hypothesis a_i b_i < 1/2 is what makes the moments finite.")
 
 claim(id="ht.cor5_first_principles",
-      title="Corollary 5, Case 1, for every N: the expansion of E[Yhat^2] - E[Yhat]^2 with the bias-correction "
-            "weights w_i of Proposition 4 gives the printed variance",
+      title="Corollary 5, Case 1, every N: the expansion of E[Yhat^2] - E[Yhat]^2 with the weights w_i of "
+            "Proposition 4 is the printed variance",
       source=COR5, kind="identity", proof=_proof_every_n,
       lhs=expanded_variance(lambda i: _unit_weight(i) * Y[i] / PI[i], _unit_mean, _unit_second),
       rhs=corollary5_printed(),
       note="The weights are deterministic, so they enter as y_i -> w_i y_i (the corollary's proof).")
 
 claim(id="ht.census_variance",
-      title="A.3, for every N: Corollary 5 with mu_i = 0, pi_i = pi_ij = 1 (a census) is the printed "
-            "sum_i (1 - a_i b_i^2)^{2 a_i} y_i^2 [1/(1 - 4 a_i b_i^2) - 1/(1 - a_i b_i^2)^2]",
+      title="A.3, every N: Corollary 5 at mu_i = 0, pi_i = pi_ij = 1 is the printed "
+            "sum_i (1 - a_i b_i^2)^{2a_i} y_i^2 [1/(1 - 4a_i b_i^2) - 1/(1 - a_i b_i^2)^2]",
       source=A3, kind="identity", proof=_proof_every_n,
       lhs=corollary5_printed(pi1=lambda i: 1, pi2=lambda i, j: 1, mu=lambda i: 0),
       rhs=over_units(lambda i: census_term(A[i], B[i]) * Y[i] ** 2))
 
 
 # -- the form used by the numeric layer ---------------------------------------------------------
-claim(id="log_laplace.variance_stable", title="Var(e^X) without cancellation near b = 0 and b = 1/2",
+claim(id="log_laplace.variance_stable",
+      title="Lemma 1's e^{2mu}/(1 - 4b^2) - e^{2mu}/(1 - b^2)^2 = e^{2mu} b^2 (2 + b^2)/((1 - 2b)(1 + 2b)(1 - b)^2 "
+            "(1 + b)^2) for b < 1/2",
       source=Source(DOC, "Appendix A.1, Lemma 1 with a = 1 and a = 2"), kind="identity",
       lhs=moment(2, 1, b, mu) - moment(1, 1, b, mu) ** 2, rhs=log_laplace_variance_stable(b, mu),
       conditions=(sp.Lt(b, sp.Rational(1, 2)),), numeric_points=8,
-      domain={b: (sp.Rational(1, 10**6), sp.Rational(499999, 10**6)), mu: (-5, 5)})
-claim(id="ht.corrected_factor_variance", title="Var(c e^X) of the bias-corrected factor",
+      domain={b: (sp.Rational(1, 10**6), sp.Rational(499999, 10**6)), mu: (-5, 5)},
+      note="The left side is Var(e^X) = E[e^{2X}] - E[e^X]^2 by Lemma 1 (a = 2 and a = 1); the right side is free of "
+           "cancellation near b = 0 and b = 1/2 (the form the numeric layer evaluates).")
+claim(id="ht.corrected_factor_variance",
+      title="Var(c e^X), c = (1 - b^2)/e^mu: c^2 [e^{2mu}/(1 - 4b^2) - e^{2mu}/(1 - b^2)^2] = "
+            "b^2 (2 + b^2)/((1 - 2b)(1 + 2b)) for b < 1/2",
       source=A3, kind="identity",
       lhs=weight_printed(1, b, mu) ** 2 * (moment(2, 1, b, mu) - moment(1, 1, b, mu) ** 2),
       rhs=relative_variance(b), conditions=(sp.Lt(b, sp.Rational(1, 2)),),
-      note="Free of mu: the correction divides out the location.")
+      note="The bracket is Var(e^X) by Lemma 1 and c the bias correction of Proposition 4 (a = 1). Free of mu: "
+           "the correction divides out the location.")
 
 # -- Corollary 3: infinite variance ------------------------------------------------------------
 y_nz = sp.Symbol("y", real=True, nonzero=True)
 claim(id="ht.second_moment_infinite_at_half",
-      title="E[(y e^X)^2] is infinite at b = 1/2 for y != 0 (the case Proposition 2 leaves undiscussed)",
+      title="E[(y e^X)^2] = +oo for X ~ Laplace(mu, 1/2) and y != 0",
       source=PROP2, kind="divergence",
-      lhs=expectation((y_nz * sp.exp(x)) ** 2, b=sp.Rational(1, 2)))
+      lhs=expectation((y_nz * sp.exp(x)) ** 2, b=sp.Rational(1, 2)),
+      note="b = 1/2 is the case Proposition 2 (Case 3) declines to discuss. The left side is the two tails of "
+           "(y e^x)^2 times the Laplace(mu, 1/2) density, split at mu.")
 claim(id="ht.corollary3",
       title="Corollary 3 (for a unit with y_i != 0): E[(y e^X)^2] is infinite for b > 1/2",
       source=COR3, kind="divergence",
@@ -468,6 +487,10 @@ def weight_lemma1(a, b, mu):
     return (1 - a**2 * b**2) / sp.exp(a * mu)
 
 
+# E[delta e^{aX}] = pi E[e^{aX}] (ht.inclusion_moment), E[e^{aX}] the two Laplace tails
+_INCLUDED_MEAN = defined(r"\mathbb{E}[\delta e^{aX}]", pi_ * mgf_integral(a_r))
+
+
 def _printed_weight_steps() -> Proof:
     """The printed combined weight ((1 - a b^2)/e^{a mu})^a is (1 - a^2 b^2)/e^{a mu} at a = 0 and a = 1."""
     same = [is_zero(weight_printed(v, b, mu) - weight_lemma1(v, b, mu)) for v in (0, 1)]
@@ -476,13 +499,13 @@ def _printed_weight_steps() -> Proof:
 
 
 claim(id="ht.prop4_unbiased",
-      title="Proposition 4: the weight w = (1 - a^2 b^2)/e^{a mu} (the printed ((1 - a b^2)/e^{a mu})^a for "
-            "a in {0, 1}) gives w pi^{-1} E[delta e^{aX}] = 1, |ab| < 1",
+      title="Proposition 4: w pi^{-1} E[delta e^{aX}] = 1 for w = (1 - a^2 b^2)/e^{a mu}, |ab| < 1",
       source=PROP4, kind="identity",
-      lhs=weight_lemma1(a_r, b, mu) / pi_ * (pi_ * mgf_integral(a_r)), rhs=1,
+      lhs=weight_lemma1(a_r, b, mu) / pi_ * _INCLUDED_MEAN, rhs=1,
       conditions=(sp.Gt(a_r * b, -1), sp.Lt(a_r * b, 1)),
       proof=lambda c: all_of(_printed_weight_steps(), conclude(c, param=LEMMA1_CASE1)),
-      note="E[delta_i e^{a X_i}] = pi_i E[e^{a X_i}] (ht.inclusion_moment), E[e^{aX}] the Laplace integral. "
+      note="E[delta e^{aX}] stands for pi E[e^{aX}] (ht.inclusion_moment), E[e^{aX}] the two Laplace tails. The "
+           "proof also checks that this w is the printed ((1 - a b^2)/e^{a mu})^a at a = 0 and a = 1. "
            "The paper's condition |a_i b_i| < 1 is b_i < 1 for a perturbed unit.")
 
 
@@ -495,33 +518,35 @@ def _proof_prop4_unique(c: Claim) -> Proof:
 
 
 claim(id="ht.prop4_unique",
-      title="Proposition 4: the unique unbiasing weight pi / E[delta e^{aX}] is (1 - a^2 b^2)/e^{a mu} "
-            "(the printed ((1 - a b^2)/e^{a mu})^a for a in {0, 1}), |ab| < 1",
+      title="Proposition 4: pi/E[delta e^{aX}] = (1 - a^2 b^2)/e^{a mu} for |ab| < 1",
       source=PROP4, kind="identity",
-      lhs=pi_ / (pi_ * mgf_integral(a_r)), rhs=weight_lemma1(a_r, b, mu),
+      lhs=pi_ / _INCLUDED_MEAN, rhs=weight_lemma1(a_r, b, mu),
       conditions=(sp.Gt(a_r * b, -1), sp.Lt(a_r * b, 1)), proof=_proof_prop4_unique,
-      note="The unbiasedness equation w_i pi_i^{-1} E[delta_i e^{a_i X_i}] = 1 is linear in w_i with a positive "
-           "coefficient; its solution is pi_i / E[delta_i e^{a_i X_i}] (the left-hand side, with the Laplace "
-           "integral).")
+      note="E[delta e^{aX}] stands for pi E[e^{aX}] (ht.inclusion_moment). The unbiasedness equation "
+           "w_i pi_i^{-1} E[delta_i e^{a_i X_i}] = 1 is linear in w_i with a positive coefficient; its single "
+           "solution is pi_i / E[delta_i e^{a_i X_i}], the left-hand side (checked in the proof, as is the equality "
+           "with the printed ((1 - a b^2)/e^{a mu})^a at a = 0 and a = 1).")
 
 
 # -- A.3 and Section 4.3 ----------------------------------------------------------------------
 claim(id="ht.census_variance_stable",
-      title="A.3 term of a perturbed unit (a_h = 1) in the cancellation-free form b^2 (2 + b^2)/((1 - 2b)(1 + 2b))",
+      title="A.3 term of a perturbed unit (a_h = 1): (1 - b^2)^2 [1/(1 - 4b^2) - 1/(1 - b^2)^2] = "
+            "b^2 (2 + b^2)/((1 - 2b)(1 + 2b))",
       source=A3, kind="identity", lhs=census_term(1, b), rhs=relative_variance(b),
       note="For an unperturbed unit (a_h = 0) the term is 1 * (1 - 1) = 0.")
 
 B_BELOW_HALF = 1 / (2 * (1 + w_))     # 0 < b < 1/2  <=>  b = 1/(2(1 + w)), w > 0
 claim(id="ht.rse_first_principles",
-      title="Algorithm 4.3.1: E[(c e^X y - y)^2] with c = 1 - b^2, mu = 0, integrated directly, equals the "
-            "analytic variance y^2 b^2 (2 + b^2)/((1 - 2b)(1 + 2b)) for 0 < b < 1/2 (b = 1/(2(1 + w)), w > 0)",
+      title="Algorithm 4.3.1: E[(c e^X y - y)^2] = y^2 b^2 (2 + b^2)/((1 - 2b)(1 + 2b)) for c = 1 - b^2, mu = 0, "
+            "0 < b < 1/2",
       source=RSE, kind="identity",
       lhs=expectation((((1 - B_BELOW_HALF**2) * sp.exp(x) - 1) * y) ** 2, b=B_BELOW_HALF, mu=0),
       rhs=y**2 * relative_variance(B_BELOW_HALF), conditions=(sp.Gt(w_, 0),),
       proof=lambda c: conclude_evaluation(c), numeric_points=4,
       domain={w_: (sp.Rational(1, 50), 50), y: (-10, 10)}, budget=180,
-      note="The corrected estimator is unbiased (Proposition 4), so RMSE/Y of algorithm 4.3.1 "
-           "estimates sqrt(Var)/Y, the analytic RSE.")
+      note="b = 1/(2(1 + w)), w > 0, covers 0 < b < 1/2; the left side is integrated directly against the "
+           "Laplace(0, b) density. The corrected estimator is unbiased (Proposition 4), so RMSE/Y of algorithm "
+           "4.3.1 estimates sqrt(Var)/Y, the analytic RSE.")
 
 # -- formulas for the numeric layer -------------------------------------------------------------
 formula("log_laplace_mean_finite", mgf_printed_case1(1, b, mu).subs(1 - b**2, (1 - b) * (1 + b)),
@@ -541,16 +566,22 @@ formula("corrected_factor_variance", relative_variance(b), (b,),
 # -- behaviour in b (Section 4.4 reads RSE as increasing in b) ------------------------------------
 B_HALF = Parametrization({b: 1 / (2 * (1 + w_))}, {w_: 1 / (2 * b) - 1})   # 0 < b < 1/2
 
-claim(id="ht.corrected_factor_variance_positive", title="Var(c e^X) > 0 for 0 < b < 1/2",
+claim(id="ht.corrected_factor_variance_positive",
+      title="b^2 (2 + b^2)/((1 - 2b)(1 + 2b)) > 0 for 0 < b < 1/2 (Var(c e^X), ht.corrected_factor_variance)",
       source=A3, kind="sign", lhs=relative_variance(b), relation=">",
       conditions=(sp.Lt(b, sp.Rational(1, 2)),), proof=lambda c: conclude(c, param=B_HALF))
-claim(id="ht.rse_increasing_in_b", title="The analytic RSE increases with b on (0, 1/2): d/db Var(c e^X) > 0",
+claim(id="ht.rse_increasing_in_b",
+      title="d/db [b^2 (2 + b^2)/((1 - 2b)(1 + 2b))] > 0 for 0 < b < 1/2",
       source=Source(DOC, "Section 4.4 (a higher b means a higher RSE)"), kind="sign",
-      lhs=sp.diff(relative_variance(b), b), relation=">", conditions=(sp.Lt(b, sp.Rational(1, 2)),),
+      lhs=sp.Derivative(relative_variance(b), b), relation=">", conditions=(sp.Lt(b, sp.Rational(1, 2)),),
       proof=lambda c: conclude(c, param=B_HALF),
       numeric_points=10, domain={b: (sp.Rational(1, 1000), sp.Rational(499, 1000))},
-      note="The left-hand side is d/db of b^2 (2 + b^2)/((1 - 2b)(1 + 2b)), differentiated. The RSE is "
-           "sqrt(sum y_h^2 Var(c e^X))/|Y|, increasing in each b_h because Var(c e^X) is.")
-claim(id="log_laplace.variance_small_b", title="Var(e^X) ~ 2 e^{2 mu} b^2 as b -> 0 (RSE ~ sqrt(2) b |y|/|Y|)",
+      note="The left-hand side is d/db of b^2 (2 + b^2)/((1 - 2b)(1 + 2b)) = Var(c e^X) "
+           "(ht.corrected_factor_variance), differentiated. Hence the analytic RSE, sqrt(sum y_h^2 Var(c e^X))/|Y|, "
+           "increases in each b_h (not a separate check).")
+claim(id="log_laplace.variance_small_b",
+      title="Var(e^X)/b^2 -> 2 e^{2 mu} as b -> 0+ (Var(e^X) in the factored form of log_laplace.variance_stable)",
       source=Source(DOC, "Appendix A.1, Lemma 1 with a = 1 and a = 2"), kind="limit",
-      lhs=sp.Limit(log_laplace_variance_stable(b, mu) / b**2, b, 0, "+"), rhs=2 * sp.exp(2 * mu))
+      lhs=sp.Limit(log_laplace_variance_stable(b, mu) / b**2, b, 0, "+"), rhs=2 * sp.exp(2 * mu),
+      note="So Var(e^X) ~ 2 e^{2 mu} b^2 and the RSE of one perturbed unit ~ sqrt(2) b |y|/|Y| as b -> 0 "
+           "(consequences, not separate checks).")

@@ -21,6 +21,7 @@ import sympy as sp
 
 from ..engine.core import Claim, Proof, Source, all_of, claim, erratum, register, zero
 from ..engine.formulas import formula
+from ..engine.notation import defined
 from ..engine.proofs import Parametrization, conclude, conclude_evaluation
 
 DOC = "004_005a37d6f70bd1b7.txt"
@@ -78,6 +79,12 @@ def expectation_centred(g, b=b, mu=mu):
 def mgf_integral(a=a, b=b, mu=mu):
     """E[e^{aX}] from the definition: the two tails of e^{a x} f(x), centred at mu."""
     return expectation_centred(sp.exp(a * x), b, mu)
+
+
+def mgf(a=a, b=b, mu=mu, name=r"\mathbb{E}[e^{aX}]"):
+    """E[e^{aX}] in the paper's notation, standing for its definition :func:`mgf_integral` (the engine
+    unfolds it before any check); ``name`` is the notation shown (LaTeX)."""
+    return defined(name, mgf_integral(a, b, mu))
 
 
 def mgf_printed_case1(a=a, b=b, mu=mu):
@@ -138,16 +145,16 @@ def _proof_cdf_right(c: Claim) -> Proof:
 
 
 claim(id="laplace.cdf_left",
-      title="Laplace distribution function left of the location: the left branch of the density "
-            "integrated up to x <= mu is e^{(x - mu)/b}/2",
+      title="Laplace cdf for x <= mu: the left branch e^{(t - mu)/b}/(2b) integrated over (-oo, x) is "
+            "e^{(x - mu)/b}/2",
       source=Source(DOC, "Appendix B.1 (Laplace cdf used in Proposition 1)"), kind="identity",
       lhs=sp.Integral(left_density(t), (t, -sp.oo, x)), rhs=sp.exp((x - mu) / b) / 2,
       conditions=(sp.Le(x, mu),), proof=_proof_cdf_left,
       note="On t <= x <= mu the density is its left branch (checked in the proof), so the left-hand side "
            "is F(x) = P(X <= x).")
 claim(id="laplace.cdf_right",
-      title="Laplace distribution function right of the location: the left branch over (-oo, mu) plus "
-            "the right branch over (mu, x) is 1 - e^{-(x - mu)/b}/2",
+      title="Laplace cdf for x >= mu: left branch over (-oo, mu) plus right branch e^{-(t - mu)/b}/(2b) over (mu, x) "
+            "is 1 - e^{-(x - mu)/b}/2",
       source=Source(DOC, "Appendix B.1 (Laplace cdf used in Proposition 1)"), kind="identity",
       lhs=sp.Integral(left_density(t), (t, -sp.oo, mu)) + sp.Integral(right_density(t), (t, mu, x)),
       rhs=1 - sp.exp(-(x - mu) / b) / 2, conditions=(sp.Ge(x, mu),), proof=_proof_cdf_right,
@@ -173,20 +180,24 @@ def _proof_mgf(c: Claim) -> Proof:
 
 MGF = claim(
     id="laplace.mgf", title="Lemma 1, case 1: E[e^{aX}] = e^{a mu}/(1 - a^2 b^2) for |ab| < 1",
-    source=LEMMA1, kind="identity", lhs=mgf_integral(), rhs=mgf_printed_case1(),
+    source=LEMMA1, kind="identity", lhs=mgf(), rhs=mgf_printed_case1(),
     conditions=(sp.Gt(a * b, -1), sp.Lt(a * b, 1)), proof=_proof_mgf, numeric_points=6,
     domain={a: (-3, 3), b: (sp.Rational(1, 20), 3), mu: (-2, 2)},
     note="The condition |ab| < 1 is written -1 < ab < 1; the left-hand side is the definition of "
          "E[e^{aX}] split at mu, in tau = x - mu.")
 
-claim(id="laplace.mgf_stable_form", title="Factored denominator of the moment generating function",
+claim(id="laplace.mgf_stable_form",
+      title="Lemma 1, case 1 with the denominator factored: e^{a mu}/(1 - a^2 b^2) = e^{a mu}/((1 - ab)(1 + ab))",
       source=LEMMA1, kind="identity", lhs=mgf_printed_case1(), rhs=mgf_stable(),
       note="The numeric layer evaluates the factored form, exact near |ab| = 1.")
 
 
-def _divergent(id, title, a_value, conditions, source=LEMMA1):
+def _divergent(id, title, a_value, name, conditions, source=LEMMA1):
+    """E[e^{aX}] at a = ``a_value`` (shown as ``name``) is infinite."""
     return Claim(id=id, title=title, source=source, kind="divergence",
-                 lhs=mgf_integral(a_value), conditions=conditions)
+                 lhs=mgf(a_value, name=name), conditions=conditions,
+                 note="The left side is E[e^{aX}] at the stated a: the two tails of e^{ax} times the Laplace(mu, b) "
+                      "density, centred at mu as in laplace.mgf, evaluated exactly (one tail integrand does not decay).")
 
 
 # the printed boundary cases (2) and (3), refuted at a = -+1, b = 1, mu = 0, and their corrections
@@ -194,10 +205,14 @@ erratum(
     "laplace.mgf_ab_minus_one",
     printed=Claim(id="laplace.mgf_ab_minus_one.printed",
                   title="Lemma 1, case 2 as printed: E[e^{aX}] = -e^{-mu/b}/4 when ab = -1",
-                  source=LEMMA1, kind="identity", lhs=mgf_integral(), rhs=-sp.exp(-mu / b) / 4,
+                  source=LEMMA1, kind="identity", lhs=mgf(), rhs=-sp.exp(-mu / b) / 4,
                   conditions=(sp.Eq(a * b, -1),), counterexample={a: -1, b: 1, mu: 0}),
-    corrected=_divergent("laplace.mgf_ab_minus_one", "E[e^{aX}] is infinite when ab = -1 (a = -1/b)",
-                         -1 / b, ()),
+    corrected=_divergent("laplace.mgf_ab_minus_one",
+                         "Lemma 1, case 2, corrected: E[e^{aX}] = +oo when ab = -1 (a = -1/b)",
+                         -1 / b, r"\mathbb{E}[e^{-X/b}]", ()),
+    printed_text=("Lemma 1. If X ~ Laplace(mu, b), where b > 0, then E(e^{aX}) (moment generating function) has the "
+                  "following forms: [...] Case 2: If ab = -1, then E(e^{aX}) = -(1/4) e^{-mu/b}"),
+    corrected_text="Case 2: If ab = -1, then E(e^{aX}) is not finite: E(e^{aX}) = +oo, for every b > 0 and mu.",
     explanation=("For ab = -1 the left-tail integrand e^{a x} e^{(x - mu)/b}/(2b) is the constant "
                  "e^{-mu/b}/(2b), whose integral over (-oo, mu) is infinite, for every b > 0 and mu. "
                  "The printed value is also negative, impossible for the mean of a positive variable; "
@@ -208,19 +223,23 @@ erratum(
     "laplace.mgf_ab_plus_one",
     printed=Claim(id="laplace.mgf_ab_plus_one.printed",
                   title="Lemma 1, case 3 as printed: E[e^{aX}] = e^{mu/b}/4 when ab = 1",
-                  source=LEMMA1, kind="identity", lhs=mgf_integral(), rhs=sp.exp(mu / b) / 4,
+                  source=LEMMA1, kind="identity", lhs=mgf(), rhs=sp.exp(mu / b) / 4,
                   conditions=(sp.Eq(a * b, 1),), counterexample={a: 1, b: 1, mu: 0}),
-    corrected=_divergent("laplace.mgf_ab_plus_one", "E[e^{aX}] is infinite when ab = 1 (a = 1/b)",
-                         1 / b, ()),
+    corrected=_divergent("laplace.mgf_ab_plus_one",
+                         "Lemma 1, case 3, corrected: E[e^{aX}] = +oo when ab = 1 (a = 1/b)",
+                         1 / b, r"\mathbb{E}[e^{X/b}]", ()),
+    printed_text=("Lemma 1. If X ~ Laplace(mu, b), where b > 0, then E(e^{aX}) (moment generating function) has the "
+                  "following forms: [...] Case 3: If ab = 1, then E(e^{aX}) = (1/4) e^{mu/b}"),
+    corrected_text="Case 3: If ab = 1, then E(e^{aX}) is not finite: E(e^{aX}) = +oo, for every b > 0 and mu.",
     explanation=("For ab = 1 the right-tail integrand is the constant e^{mu/b}/(2b), whose "
                  "integral over (mu, oo) is infinite for every b > 0 and mu: E[e^{aX}] = +oo, not "
                  "e^{mu/b}/4. The proof prints the same value, so this is not a transcription slip."))
 
 # case 4, with a = +-(1 + w)/b and w > 0
 register(_divergent("laplace.mgf_ab_above_one", "Lemma 1, case 4: E[e^{aX}] is infinite for ab > 1",
-                    (1 + w) / b, (sp.Gt(w, 0),)))
+                    (1 + w) / b, r"\mathbb{E}[e^{(1+w)X/b}]", (sp.Gt(w, 0),)))
 register(_divergent("laplace.mgf_ab_below_minus_one", "Lemma 1, case 4: E[e^{aX}] is infinite for ab < -1",
-                    -(1 + w) / b, (sp.Gt(w, 0),)))
+                    -(1 + w) / b, r"\mathbb{E}[e^{-(1+w)X/b}]", (sp.Gt(w, 0),)))
 
 
 # -- the third line of the proof -------------------------------------------------------------
@@ -231,10 +250,15 @@ def proof_line3(right_limits=(mu, sp.oo)):
             + sp.exp(mu / b) / (2 * b) * sp.Integral(sp.exp(x * (a * b - 1) / b), (x, *right_limits)))
 
 
+def mgf_in_x():
+    """E[e^{aX}] in the paper's notation, standing for the proof's second line: the two tails in x."""
+    return defined(r"\mathbb{E}[e^{aX}]", expectation(sp.exp(a * x)))
+
+
 RIGHT_TAIL_LIMITS = Claim(id="laplace.mgf_proof_right_tail_limits",
-      title="Proof of Lemma 1, third line (right tail read over (mu, oo)): e^{-+mu/b}/(2b) pulled out of "
-            "each tail of E[e^{aX}]",
-      source=LEMMA1_PROOF, kind="identity", lhs=expectation(sp.exp(a * x)), rhs=proof_line3(),
+      title="Proof of Lemma 1, line 3 read: E[e^{aX}] = e^{-mu/b}/(2b) int_{-oo}^mu e^{x(ab+1)/b} dx + "
+            "e^{mu/b}/(2b) int_mu^oo e^{x(ab-1)/b} dx",
+      source=LEMMA1_PROOF, kind="identity", lhs=mgf_in_x(), rhs=proof_line3(),
       proof=lambda c: all_of(
           zero(sp.powsimp(sp.expand(sp.exp(a * x) * right_density()
                                     - sp.exp(mu / b) / (2 * b) * sp.exp(x * (a * b - 1) / b))),
@@ -243,17 +267,28 @@ RIGHT_TAIL_LIMITS = Claim(id="laplace.mgf_proof_right_tail_limits",
                                     - sp.exp(-mu / b) / (2 * b) * sp.exp(x * (a * b + 1) / b))),
                "left-tail integrands agree"),
           conclude(c)),
-      note="For every real a, as an identity of (possibly infinite) integrals of the same integrands.")
+      note="E[e^{aX}] stands for the proof's second line, the density split at mu, in x. For every real a, as an "
+           "identity of (possibly infinite) integrals of the same integrands.")
 erratum(
     "laplace.mgf_proof_right_tail_limits",
     printed=Claim(id="laplace.mgf_proof_right_tail_limits.printed",
-                  title="Proof of Lemma 1, third line as printed: the right tail integrated over (-h, mu), h -> oo",
-                  source=LEMMA1_PROOF, kind="identity", lhs=expectation(sp.exp(a * x)),
+                  title="Proof of Lemma 1, line 3 as printed: E[e^{aX}] = e^{-mu/b}/(2b) int_{-oo}^mu e^{x(ab+1)/b} dx "
+                        "+ e^{mu/b}/(2b) int_{-oo}^mu e^{x(ab-1)/b} dx, |ab| < 1",
+                  source=LEMMA1_PROOF, kind="identity", lhs=mgf_in_x(),
                   rhs=proof_line3(right_limits=(-sp.oo, mu)), conditions=(sp.Lt(-1, a * b), sp.Lt(a * b, 1)),
                   counterexample={a: sp.Integer(0), b: sp.Integer(1), mu: sp.Integer(0)},
+                  illustration={a: sp.Rational(1, 2), b: sp.Integer(1), mu: sp.Integer(1)},
                   note="Printed: (1/(2b)) e^{mu/b} lim_h int_{-h}^{mu} e^{x(ab-1)/b} dx as the second term. At a = 0, "
-                       "b = 1, mu = 0 the left side is E[1] = 1 and the printed term is infinite."),
+                       "b = 1, mu = 0 the left side is E[1] = 1 and the printed term is infinite; at a = 1/2, b = 1, "
+                       "mu = 1 the left side is E[e^{X/2}] = 4 e^{1/2}/3 = 2.198 and the printed right side is infinite "
+                       "(its second integral, of e^{-x/2} over (-oo, 1), diverges)."),
     corrected=RIGHT_TAIL_LIMITS,
+    printed_text=("Proof [of Lemma 1]: E(e^{aX}) = (1/(2b)) int_{-oo}^{oo} e^{ax} e^{-|x-mu|/b} dx = [...] "
+                  "= (1/(2b)) e^{-mu/b} lim_{h->oo} int_{-h}^{mu} e^{x(ab+1)/b} dx "
+                  "+ (1/(2b)) e^{mu/b} lim_{h->oo} int_{-h}^{mu} e^{x(ab-1)/b} dx"),
+    corrected_text=("E(e^{aX}) = (1/(2b)) e^{-mu/b} lim_{h->oo} int_{-h}^{mu} e^{x(ab+1)/b} dx "
+                    "+ (1/(2b)) e^{mu/b} lim_{h->oo} int_{mu}^{h} e^{x(ab-1)/b} dx, for every real a (both sides "
+                    "possibly infinite)."),
     explanation="A slip in an intermediate line of the proof (typo level): the right tail of E[e^{aX}] is the "
                 "integral over (mu, oo), and the next line evaluates it as the bracket [e^{x(ab-1)/b}]_mu^h, so no "
                 "later step and not the lemma is affected; the printed limits repeat those of the first term. "

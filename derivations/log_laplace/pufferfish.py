@@ -36,8 +36,9 @@ step of the grid exceeds two standard errors of the difference of two independen
 (exhaustive).
 
 Errata: the bias correction c = 1 - b^2 = 1/E(e^X) of Theorem 3.2.2 for every eps > 0 (true only for
-b < 1); the upper limit ln((1+p)y_j - R) - ln c in the proof of Proposition 1, Case 2; the middle
-line of Corollary B.1.2, Case 2.1 (division by c dropped).
+b < 1); the upper limit ln((1+p)y_j - R) - ln c in the proof of Proposition 1, Case 2.  The middle
+line of Corollary B.1.2, Case 2.1 (division by c dropped) is a reading, and the sub-cases of its
+Case 2 a finding.
 """
 from __future__ import annotations
 
@@ -49,6 +50,7 @@ import sympy as sp
 from ..engine.core import (RELATIONS, Claim, Enumeration, Proof, Source, all_of, argue, cite,
                            erratum, finding, is_zero, mechanical, reading, register, zero)
 from ..engine.formulas import formula
+from ..engine.notation import defined
 from ..engine.proofs import Parametrization, conclude, conclude_cases, conclude_evaluation, exhaust, has_sign
 from .laplace import cdf, expectation
 
@@ -172,11 +174,12 @@ def _prove_lemma_third(claim):
         conclude(claim, param=Q_IN_S))
 
 
-for _name, _l, _r, _prove in (("first", 1 + q, 1 / (1 - q), _prove_lemma_first),
-                              ("second", 1 / (1 - q), (1 + q) ** 2 / (1 - q), _prove_lemma_second),
-                              ("third", (1 + q) ** 2 / (1 - q), 1 / (1 - q) ** 3, _prove_lemma_third)):
+for _name, _l, _r, _text, _prove in (
+        ("first", 1 + q, 1 / (1 - q), "1 + q <= 1/(1 - q)", _prove_lemma_first),
+        ("second", 1 / (1 - q), (1 + q) ** 2 / (1 - q), "1/(1 - q) <= (1 + q)^2/(1 - q)", _prove_lemma_second),
+        ("third", (1 + q) ** 2 / (1 - q), 1 / (1 - q) ** 3, "(1 + q)^2/(1 - q) <= 1/(1 - q)^3", _prove_lemma_third)):
     register(Claim(
-        id=f"puff.lemma321.{_name}", title=f"Lemma 3.2.1, {_name} inequality: {_l} <= {_r} for q in (0, 1)",
+        id=f"puff.lemma321.{_name}", title=f"Lemma 3.2.1, {_name} inequality: {_text} for q in (0, 1)",
         source=LEMMA, kind="inequality", lhs=_l, rhs=_r, relation="<=", conditions=(sp.Lt(q, 1),), proof=_prove,
         note="Proved through q = 1/(1+s), s > 0 (equivalent to 0 < q < 1): rhs - lhs is then a ratio of polynomials "
              "in s with positive coefficients. The steps of the paper's chain (Appendix C) are checked as "
@@ -196,14 +199,15 @@ def _prove_containment(claim):
 
 register(Claim(
     id="puff.thm322.interval_containment",
-    title="Proof of Theorem 3.2.2 (remarks): sup I1 <= y/(1-q), sup I2 <= y/(1-q)^3 and inf I2 >= (1-q) y, "
-          "so |ln t - ln y| <= L on I1 and <= 3L on I2, L = ln(1/(1-q))",
+    title="Proof of Theorem 3.2.2 (remarks), in units of y > 0: sup I1 = 1+q <= 1/(1-q), "
+          "sup I2 = (1+q)^2/(1-q) <= 1/(1-q)^3, inf I2 = 1+q >= 1-q",
     source=THM, kind="sign",
     lhs=sp.Max((1 + q) - 1 / (1 - q), (1 + q) ** 2 / (1 - q) - 1 / (1 - q) ** 3, (1 - q) - (1 + q)),
     relation="<=", conditions=(sp.Lt(q, 1),), proof=_prove_containment,
     note="In units of y > 0: I1 = [1-q, 1+q), I2 = [1+q, (1+q)^2/(1-q)). The statement is that the largest endpoint "
          "excess over the intervals [1-q, 1/(1-q)] and [1-q, 1/(1-q)^3] is <= 0 (Lemma 3.2.1, first and third); "
-         "inf I1 = 1-q exactly. Taking logarithms (increasing) gives the two facts the proof uses."))
+         "inf I1 = 1-q exactly. Taking logarithms (increasing) gives the two facts the proof uses: |ln t - ln y| <= L "
+         "on I1 and <= 3L on I2, L = ln(1/(1-q)) (not a separate check)."))
 
 
 def _prove_exponent(claim):
@@ -248,19 +252,18 @@ def _prove_ratio(claim):
 
 register(Claim(
     id="puff.thm322.ratio",
-    title="Theorem 3.2.2: with b = -(4/eps) ln(1-q) the printed bounds satisfy RHS(3.2.5) = e^eps RHS(3.2.4), "
-          "whence (3.1.5)-(3.1.6) for q% intervals (y > 0)",
+    title="Theorem 3.2.2: at b = -(4/eps) ln(1-q) the printed bounds satisfy RHS(3.2.5)/RHS(3.2.4) = e^eps (y > 0)",
     source=THM, kind="identity", lhs=_RHS_325 / _RHS_324, rhs=sp.exp(eps), conditions=(sp.Lt(q, 1),),
     proof=_prove_ratio,
     note="The two printed bounds at b = -(4/eps) ln(1-q) share the factor k(ln(omega/c) - ln y); their ratio is "
-         "e^{3eps/4}/e^{-eps/4}. The convolution, triangle-inequality and integration steps are cited standard "
-         "results; the algebra is exact. The proof needs c > 0 (it takes ln c), i.e. b < 1: see the erratum "
+         "e^{3eps/4}/e^{-eps/4}. That these bounds give (3.1.5)-(3.1.6) for q% intervals rests on the convolution, "
+         "triangle-inequality and integration steps, cited standard results in the proof; the algebra is exact. The proof needs c > 0 (it takes ln c), i.e. b < 1: see the erratum "
          "puff.thm322.bias_correction. Definition 3.1.4 compares P(M = omega | ...), zero for a continuous output; "
          "the paper's own remark reads it for sets W (equivalently densities), which is how it is checked here "
          "(finding puff.thm322.mixture_measure)."))
 
 # -- y < 0: reflection ------------------------------------------------------------------------
-_y_neg = -v
+_y_neg = defined("y", -v)                    # the paper's y < 0, standing for -v (SymPy does not fold -(-v))
 # each secret as (left end, right end, left open?, right open?)
 _J1 = ((1 + q) ** 2 / (1 - q) * _y_neg, (1 + q) * _y_neg, True, False)      # ((1+q)^2 y/(1-q), (1+q) y]
 _J2 = ((1 + q) * _y_neg, (1 - q) * _y_neg, True, False)                     # ((1+q) y, (1-q) y]
@@ -295,13 +298,15 @@ def _prove_reflection(claim):
 
 register(Claim(
     id="puff.thm322.reflection",
-    title="Theorem 3.2.2, y < 0: the secrets of (3.1.2) reflect onto the positive pair for -y (endpoints: "
-          "coefficients of lambda^0..lambda^3), closed/open ends as there, and M(-t) = -M(t)",
+    title="Theorem 3.2.2, y = -v < 0: the pair of (3.1.2) reflected about 0 has the endpoints of the pair (I2, I1) "
+          "for v > 0",
     source=THM, kind="identity", lhs=_endpoints(_reflect(_J1), _reflect(_J2)), rhs=_endpoints(_I2V, _I1V),
     conditions=(sp.Lt(q, 1),), proof=_prove_reflection,
     note="y = -v < 0 (v > 0). The pair ((1+q)^2 y/(1-q), (1+q)y], ((1+q)y, (1-q)y] reflects to [(1+q)v, (1+q)^2 v/(1-q)), "
          "[(1-q)v, (1+q)v): the positive pair for v in the other order (the definition is symmetric in the pair). "
-         "The four endpoint identities are stated as one identity of polynomials in lambda."))
+         "The four endpoint identities are stated as one identity of polynomials in lambda. The proof also checks "
+         "that the reflected ends are closed/open as in the positive pair and that M(-t) = -M(t), and cites the "
+         "data-processing inequality for the reflection omega -> -omega of the output."))
 
 
 # -- beyond the document: the tight epsilon ------------------------------------------------------
@@ -319,30 +324,30 @@ def _prove_kernel(claim):
                   conclude_cases(claim, z, [u1, u2], param=_SPAN))
 
 
-_KERNEL_NOTE = ("ell = inf I1 = ln(1-q) and ell + D = sup I2 = ln((1+q)^2/(1-q)) relative to ln y; u1 in I1 and u2 in I2 "
+_KERNEL_NOTE = ("The left side is the privacy loss ln k(z - u1) - ln k(z - u2) of point-mass priors at u1 and u2 "
+                "(or its negative), k(v) = e^{-|v|/b}/(2b); D = sup I2 - inf I1. ell = inf I1 = ln(1-q) and ell + D = sup I2 = ln((1+q)^2/(1-q)) relative to ln y; u1 in I1 and u2 in I2 "
                 "satisfy ell <= u1 <= u2 < ell + D (I1 lies left of I2, I2 is open at the right). The bound holds for "
                 "every output z; the pieces z <= u1, u1 <= z <= u2, z >= u2 are checked, the points parametrised by the "
                 "gaps r1 = u1 - ell, r2 = u2 - u1, r3 = ell + D - u2 (> 0).")
 KERNEL = register(Claim(
     id="puff.tight.kernel_bound",
-    title="Privacy loss of point-mass priors: ln k(z - u1) - ln k(z - u2) = (|z - u2| - |z - u1|)/b <= D/b for "
-          "ell <= u1 <= u2 < ell + D, every z (D = sup I2 - inf I1)",
+    title="Kernel bound: (|z - u2| - |z - u1|)/b <= D/b for every real z when ell <= u1 <= u2 < ell + D",
     source=DEF314, kind="inequality", lhs=(sp.Abs(z - u2) - sp.Abs(z - u1)) / b, rhs=D / b, relation="<=",
     conditions=_KERNEL_CONDITIONS, proof=_prove_kernel, note=_KERNEL_NOTE))
 KERNEL_REVERSE = register(Claim(
     id="puff.tight.kernel_bound_reverse",
-    title="Privacy loss of point-mass priors, other direction: (|z - u1| - |z - u2|)/b <= D/b for "
-          "ell <= u1 <= u2 < ell + D, every z",
+    title="Kernel bound, other direction: (|z - u1| - |z - u2|)/b <= D/b for every real z when "
+          "ell <= u1 <= u2 < ell + D",
     source=DEF314, kind="inequality", lhs=(sp.Abs(z - u1) - sp.Abs(z - u2)) / b, rhs=D / b, relation="<=",
     conditions=_KERNEL_CONDITIONS, proof=_prove_kernel, note=_KERNEL_NOTE))
 _LOSS_AT_ENDS = (sp.Abs(z - u2) - sp.Abs(z - u1)) / b
 ATTAINED = register(Claim(
     id="puff.tight.epsilon_limit",
-    title="The kernel bound is approached: point masses at u1 = ell = inf I1 and u2 = ell + D - delta, output "
-          "z = u1: the privacy loss (D - delta)/b tends to D/b as delta -> 0+",
+    title="The kernel bound is approached: at z = u1 = ell, u2 = ell + D - delta the loss |D - delta|/b -> D/b "
+          "as delta -> 0+",
     source=DEF314, kind="limit",
     lhs=sp.Limit(_LOSS_AT_ENDS.subs({z: lo, u1: lo, u2: lo + D - delta}), delta, 0, "+"), rhs=D / b,
-    note="u1 = inf I1 belongs to I1 (closed on the left); u2 = sup I2 - delta belongs to I2 for small delta > 0; the "
+    note="Point masses at u1 = ell = inf I1 and u2 = ell + D - delta, output z = u1. u1 = inf I1 belongs to I1 (closed on the left); u2 = sup I2 - delta belongs to I2 for small delta > 0; the "
          "output z = u1 lies left of both. The loss D/b itself is not attained (I2 is open at the right)."))
 
 
@@ -362,13 +367,13 @@ def _prove_tight_epsilon(claim):
 
 register(Claim(
     id="puff.tight.epsilon",
-    title="Tight Pufferfish epsilon at scale b: the least eps is (sup I2 - inf I1)/b = (2/b) ln((1+q)/(1-q)) "
-          "(upper bound: puff.tight.kernel_bound*, attained in the limit: puff.tight.epsilon_limit)",
+    title="Span of I1 and I2 in log space over b: (sup I2 - inf I1)/b = (2/b) ln((1+q)/(1-q)) for q in (0, 1)",
     source=DEF314, kind="identity", lhs=(SUP_I2 - INF_I1) / b, rhs=EPS_TIGHT, conditions=(sp.Lt(q, 1),),
     proof=_prove_tight_epsilon,
-    note="Beyond the document. The statement checked last is the span: sup I2 - inf I1 = ln((1+q)^2/(1-q)) - ln(1-q) "
-         "= 2 ln((1+q)/(1-q)); the proof first re-checks the kernel bounds (both directions) and the limit, then "
-         "cites the integration over priors. The supremum is approached but not attained, yet no smaller eps works."))
+    note="Beyond the document: this is the tight Pufferfish epsilon at scale b, the least eps. The statement checked "
+         "last is the span: sup I2 - inf I1 = ln((1+q)^2/(1-q)) - ln(1-q) = 2 ln((1+q)/(1-q)); that D/b is the least "
+         "eps rests on the kernel bounds (both directions) and the limit, re-checked in the proof, and on the cited "
+         "integration over priors. The supremum is approached but not attained, yet no smaller eps works."))
 
 
 def _prove_tight_scale(claim):
@@ -387,12 +392,11 @@ def _prove_tight_scale(claim):
 
 register(Claim(
     id="puff.tight.scale",
-    title="Tight scale for a target eps: eps*(b) <= eps for b >= b*(eps) = (2/eps) ln((1+q)/(1-q)), and "
-          "eps*(b) > eps for b < b*(eps) (re-checked in the proof): b* is the least such scale",
+    title="Tight scale: eps*(b) = (2/b) ln((1+q)/(1-q)) <= eps for every b >= b*(eps) = (2/eps) ln((1+q)/(1-q))",
     source=DEF314, kind="inequality", lhs=EPS_TIGHT, rhs=eps, relation="<=",
     conditions=(sp.Lt(q, 1), sp.Ge(b, B_TIGHT)), proof=_prove_tight_scale,
     note="Beyond the document; from puff.tight.epsilon. The converse (b < b* gives eps*(b) > eps) is concluded in "
-         "the proof on the same statement with the relation reversed."))
+         "the proof on the same statement with the relation reversed, so b* is the least scale with eps*(b) <= eps."))
 
 _VS_RHS = sp.Rational(1, 2) + sp.log(1 + q) / (2 * L)
 register(Claim(
@@ -409,18 +413,18 @@ register(Claim(
          "the printed mechanism is 1.208983-Pufferfish)."))
 register(Claim(
     id="puff.tight.vs_printed_below_one",
-    title="b*/b_printed < 1 (the printed scale is conservative), stated exponentiated: "
-          "e^{eps b_printed/2} = (1-q)^{-2} > (1+q)/(1-q) = e^{eps b*/2}",
+    title="(1-q)^{-2} > (1+q)/(1-q) for q in (0, 1), i.e. e^{eps b_printed/2} > e^{eps b*/2}: b*/b_printed < 1",
     source=LEMMA, kind="inequality", lhs=sp.exp(eps * B_PRINTED / 2), rhs=sp.exp(eps * B_TIGHT / 2), relation=">",
     conditions=(sp.Lt(q, 1),),
     proof=lambda claim: all_of(
         mechanical(has_sign(sp.diff(sp.exp(x), x), "positive"), "exp is increasing: the statement is b_printed > b*, "
                                                                 "i.e. b*/b_printed < 1 (both scales positive)"),
         conclude(claim, param=Q_IN_S)),
-    note="Equivalent to (1+q)(1-q) < 1, Lemma 3.2.1 first, strict."))
+    note="Equivalent to (1+q)(1-q) < 1, Lemma 3.2.1 first, strict. b*/b_printed < 1: the printed scale is "
+         "conservative."))
 register(Claim(
     id="puff.tight.vs_printed_above_half",
-    title="b*/b_printed > 1/2",
+    title="b*/b_printed = ln((1+q)/(1-q))/(2 ln(1/(1-q))) > 1/2 for q in (0, 1)",
     source=LEMMA, kind="inequality", lhs=RATIO_TIGHT_PRINTED, rhs=sp.Rational(1, 2), relation=">",
     conditions=(sp.Lt(q, 1),),
     proof=lambda claim: all_of(zero(in_s(RATIO_TIGHT_PRINTED - sp.Rational(1, 2) - sp.log(1 + q) / (2 * L)),
@@ -457,24 +461,32 @@ def _prove_bias_correction(claim):
         conclude_evaluation(claim))
 
 
-_BIAS_LHS = 1 / expectation(sp.exp(x), b=B_PRINTED, mu=0)
+_E_EX = r"\mathbb{E}[e^X]"                  # X ~ Laplace(0, b): the two tails of e^x times the density
+_BIAS_LHS = 1 / defined(_E_EX, expectation(sp.exp(x), b=B_PRINTED, mu=0))
 _B_W = 1 / (1 + w)
 erratum(
     "puff.thm322.bias_correction",
     printed=Claim(
         id="puff.thm322.bias_correction.printed",
-        title="Theorem 3.2.2 as printed: c = 1 - b^2 is the bias correction 1/E(e^X) for every eps > 0",
+        title="Theorem 3.2.2 as printed: 1/E(e^X) = c = 1 - b^2 at b = -(4/eps) ln(1-q) for every eps > 0, q in (0, 1)",
         source=THM, kind="identity", lhs=_BIAS_LHS, rhs=1 - B_PRINTED**2, conditions=(sp.Lt(q, 1),),
-        counterexample={eps: 1, q: sp.Rational(1, 2)}),
+        counterexample={eps: 1, q: sp.Rational(1, 2)},
+        note="E(e^X) stands for its two tails, X ~ Laplace(0, b) at b = -(4/eps) ln(1-q)."),
     corrected=Claim(
         id="puff.thm322.bias_correction",
-        title="c = 1 - b^2 = 1/E(e^X) for every 0 < b < 1 (b = 1/(1+w), w > 0), i.e. eps > -4 ln(1 - q)",
-        source=THM, kind="identity", lhs=1 / expectation(sp.exp(x), b=_B_W, mu=0), rhs=1 - _B_W**2,
+        title="Theorem 3.2.2, corrected: 1/E(e^X) = 1 - b^2 = c for every 0 < b < 1, i.e. eps > -4 ln(1 - q)",
+        source=THM, kind="identity", lhs=1 / defined(_E_EX, expectation(sp.exp(x), b=_B_W, mu=0)), rhs=1 - _B_W**2,
         proof=_prove_bias_correction,
-        note="The integrals of E(e^X) are evaluated exactly. For eps <= -4 ln(1-q) (b >= 1) E(e^X) is infinite "
+        note="b = 1/(1+w), w > 0, covers 0 < b < 1; E(e^X) stands for its two Laplace(0, b) tails, evaluated exactly. For eps <= -4 ln(1-q) (b >= 1) E(e^X) is infinite "
              "(laplace.mgf_ab_plus_one and laplace.mgf_ab_above_one) and c = 1 - b^2 <= 0. The privacy conclusion "
              "survives (for c < 0 the proof works with ln|c|; c = 0 publishes 0), but the printed proof takes ln c, "
              "and the mechanism is no longer unbiased: e.g. q = 0.15 needs eps > 0.650 for b < 1."),
+    printed_text=("Theorem 3.2.2: Given [...] privacy parameter eps > 0, the log-Laplace multiplicative perturbation "
+                  "mechanism M(Data = y) = c e^X y satisfies [...]-Pufferfish, where X is distributed as Laplace(0, b) "
+                  "with b = -(4/eps) ln(1 - q) and c = 1 - b^2 (bias correction factor, equal to 1/E(e^X), which can be "
+                  "obtained from Appendix A.2 Proposition 4)."),
+    corrected_text=("[...] where X is distributed as Laplace(0, b) with b = -(4/eps) ln(1 - q) and c = 1 - b^2 (bias "
+                    "correction factor, equal to 1/E(e^X) when 0 < b < 1, i.e. when eps > -4 ln(1 - q))."),
     explanation=("Theorem 3.2.2 allows every eps > 0 and calls c = 1 - b^2 the bias correction 1/E(e^X) "
                  "(Proposition 4). With b = -(4/eps) ln(1-q) this requires b < 1, i.e. eps > -4 ln(1-q). At eps = 1, "
                  "q = 1/2, b = 4 ln 2 > 1: E(e^X) = oo, so 1/E(e^X) = 0, while 1 - b^2 = 1 - 16 ln^2 2 < 0. (The "
@@ -623,12 +635,12 @@ def _prove_piece(claim, k):
 
 
 _PIECE_TITLES = {
-    1: "R <= 1-p-c: 1/2 [((1-p-R)/c)^{-1/b} - ((1+p-R)/c)^{-1/b}]",
-    2: "1-p-c < R <= min(1-p, 1+p-c): 1 - 1/2 [((1+p-R)/c)^{-1/b} + ((1-p-R)/c)^{1/b}]",
-    3: "1+p-c < R < 1-p: 1/2 [((1+p-R)/c)^{1/b} - ((1-p-R)/c)^{1/b}]",
-    4: "1-p <= R <= 1+p-c: 1 - 1/2 ((1+p-R)/c)^{-1/b}",
-    5: "max(1+p-c, 1-p) <= R < 1+p: 1/2 ((1+p-R)/c)^{1/b}",
-    6: "R >= 1+p: 0",
+    1: "f(R) = 1/2 [((1-p-R)/c)^{-1/b} - ((1+p-R)/c)^{-1/b}] for R <= 1-p-c",
+    2: "f(R) = 1 - 1/2 [((1+p-R)/c)^{-1/b} + ((1-p-R)/c)^{1/b}] for 1-p-c < R <= min(1-p, 1+p-c)",
+    3: "f(R) = 1/2 [((1+p-R)/c)^{1/b} - ((1-p-R)/c)^{1/b}] for 1+p-c < R < 1-p",
+    4: "f(R) = 1 - 1/2 ((1+p-R)/c)^{-1/b} for 1-p <= R <= 1+p-c",
+    5: "f(R) = 1/2 ((1+p-R)/c)^{1/b} for max(1+p-c, 1-p) <= R < 1+p",
+    6: "f(R) = 0 for R >= 1+p",
 }
 PIECE_CLAIMS = {}
 for _k in range(1, 7):
@@ -640,26 +652,34 @@ for _k in range(1, 7):
 
 
 # -- the formulas of adjacent pieces agree at the breakpoints ---------------------------------------
-Aa, Bb = sp.symbols("A B", positive=True)
-_JUNCTIONS = (
-    ("R = 1-p-c (B = 1)", P1(Aa, 1), P2(Aa, 1)),
-    ("R = 1+p-c (A = 1), c > 2p", P2(1, Bb), P3(1, Bb)),
-    ("R = 1-p (B = 0), c > 2p", P3(Aa, 0), P5(Aa, 0)),
-    ("R = 1-p (B = 0), c <= 2p", P2(Aa, 0), P4(Aa, 0)),
-    ("R = 1+p-c (A = 1), c <= 2p", P4(1, Bb), P5(1, Bb)),
-    ("R = 1+p (A = 0)", P5(0, Bb), P6(0, Bb)),
+def piece_at(k, point, shown):
+    """The formula of piece k of b.1.3 at R = ``point``, in the notation f_k(``shown``): SymPy does not look
+    inside, so the two sides of a junction do not cancel before the engine's check."""
+    return defined(f"f_{k}({shown})", _rhs(k).subs(R, point))
+
+
+_JUNCTIONS = (   # (left piece, right piece, breakpoint, as shown, when the two pieces meet there)
+    (1, 2, 1 - p - c, "1-p-c", "always"),
+    (2, 3, 1 + p - c, "1+p-c", "c > 2p"),
+    (3, 5, 1 - p, "1-p", "c > 2p"),
+    (2, 4, 1 - p, "1-p", "c <= 2p"),
+    (4, 5, 1 + p - c, "1+p-c", "c <= 2p"),
+    (5, 6, 1 + p, "1+p", "always"),
 )
 register(Claim(
     id="puff.b13.continuity",
-    title="Equation b.1.3: the formulas of adjacent pieces agree at every breakpoint (one identity per junction, "
-          "coefficients of lambda^0..lambda^5)",
+    title="Equation b.1.3: at each of its 6 junctions R0 the formulas of the two pieces meeting there agree, "
+          "f_k(R0) = f_l(R0)",
     source=COR, kind="identity",
-    lhs=sum((j[1] * lam**k for k, j in enumerate(_JUNCTIONS)), sp.S.Zero),
-    rhs=sum((j[2] * lam**k for k, j in enumerate(_JUNCTIONS)), sp.S.Zero),
+    lhs=sum((piece_at(j[0], j[2], j[3]) * lam**n for n, j in enumerate(_JUNCTIONS)), sp.S.Zero),
+    rhs=sum((piece_at(j[1], j[2], j[3]) * lam**n for n, j in enumerate(_JUNCTIONS)), sp.S.Zero),
     proof=lambda claim: conclude(claim),
-    note="Junctions, in A = (1+p-R)/c, B = (1-p-R)/c: R = 1-p-c (pieces 1|2), R = 1+p-c (2|3, when c > 2p), R = 1-p "
-         "(3|5, c > 2p), R = 1-p (2|4, c <= 2p), R = 1+p-c (4|5, c <= 2p), R = 1+p (5|6). Which pieces meet at which "
-         "breakpoint for each order type: puff.b13.cases_partition. (The risk f itself is continuous: H is.)"))
+    note="f_k(R) is the formula of piece k of b.1.3 (puff.b13.piece1-6), A = (1+p-R)/c, B = (1-p-R)/c. Junctions: "
+         "R = 1-p-c (pieces 1|2, B = 1), R = 1+p-c (2|3, A = 1, when c > 2p), R = 1-p (3|5, B = 0, c > 2p), R = 1-p "
+         "(2|4, c <= 2p), R = 1+p-c (4|5, c <= 2p), R = 1+p (5|6, A = 0). Each identity is checked for every p and "
+         "c > 0, b > 0, whether or not the two pieces meet there; which pieces meet at which breakpoint for each "
+         "order type: puff.b13.cases_partition. The six identities are stated as one identity of polynomials in "
+         "lambda. (The risk f itself is continuous: H is.)"))
 
 _GRID = tuple(Fraction(n, d) for n, d in ((1, 20), (1, 10), (3, 20), (1, 5), (3, 10), (1, 2), (3, 4), (9, 10), (19, 20)))
 _B_GRID = (Fraction(1, 3), Fraction(1, 2), Fraction(2, 3))
@@ -746,8 +766,8 @@ def _enumerate_partition(claim) -> Enumeration:
 _COUNT = sum(sp.Piecewise((1, sp.And(*ELEMENTARY[k])), (0, True)) for k in PIECES)
 register(Claim(
     id="puff.b13.cases_partition",
-    title="Equation b.1.3: the six ranges cover every real R, overlap only where the formulas agree; "
-          "pieces 3 and 4 never coexist (3 iff c > 2p, 4 iff c <= 2p)",
+    title="Equation b.1.3, on 108 grid pairs (p, c): the ranges cover every R, overlap only where formulas agree; "
+          "piece 3 iff c > 2p, 4 iff c <= 2p",
     source=COR, kind="inequality", lhs=_COUNT, rhs=1, relation=">=", conditions=GLOBAL + (sp.Lt(c, 1),),
     enumeration=_enumerate_partition,
     note="lhs counts the ranges containing R. Overlaps: R = 1-p (pieces 2 and 4) and R = 1+p-c (4 and 5) when "
@@ -819,12 +839,12 @@ _MONO[1] = register(Claim(
          "2 B^{-k} e^{-v/2} sinh(v/2), v = k ln(A/B) > 0, k = 1/b + 1 (the certificate)."))
 _MONO[2] = register(Claim(
     id="puff.b13.piece2_sign",
-    title="On piece 2, df/dR = A^{-1/b-1}/(2bc) (B^{1/b-1} A^{1/b+1} - 1) = A^{-1/b-1}/(2bc) (e^{g(R)} - 1): it has "
-          "the sign of g",
+    title="Inside piece 2, df/dR = A^{-1/b-1}/(2bc) (B^{1/b-1} A^{1/b+1} - 1), A = (1+p-R)/c, B = (1-p-R)/c",
     source=THMB2, kind="identity", lhs=sp.diff(_rhs(2), R), rhs=_K * A_R ** (-1 / b - 1) * (_STATIONARY - 1),
     conditions=GLOBAL + _INTERIOR2, proof=_prove_piece2_sign,
-    note="g(R) = (1/b - 1) ln((1-p-R)/c) + (1/b + 1) ln((1+p-R)/c) = ln(B^{1/b-1} A^{1/b+1}) (checked in the proof); "
-         "A^{-1/b-1}/(2bc) > 0."))
+    note="g(R) = (1/b - 1) ln((1-p-R)/c) + (1/b + 1) ln((1+p-R)/c) = ln(B^{1/b-1} A^{1/b+1}) (checked in the proof), "
+         "so df/dR = A^{-1/b-1}/(2bc) (e^{g(R)} - 1); with A^{-1/b-1}/(2bc) > 0 it has the sign of g (ln increasing, "
+         "a cited step)."))
 _MONO["g"] = register(Claim(
     id="puff.b13.g_decreasing", title="g is strictly decreasing on piece 2 (0 < b < 1): dg/dR < 0", source=THMB2,
     kind="sign", lhs=sp.diff(G, R), relation="<", conditions=GLOBAL + _INTERIOR2 + _B_LT_1, proof=_prove_g_decreasing,
@@ -858,13 +878,14 @@ def _prove_monotonicity(claim):
 
 register(Claim(
     id="puff.b13.monotonicity",
-    title="Piece 2: df/dR = (1/(2bc))[B^{1/b-1} - A^{-1/b-1}]; with the sign claims of pieces 1-5 (re-checked here) f "
-          "increases on piece 1, is unimodal on piece 2 and decreases on pieces 3-5 (0 < b < 1)",
+    title="Inside piece 2 (0 < b < 1), df/dR = (1/(2bc)) [B^{1/b-1} - A^{-1/b-1}], A = (1+p-R)/c, B = (1-p-R)/c",
     source=THMB2, kind="identity", lhs=sp.diff(_rhs(2), R), rhs=_DERIV[2],
     conditions=GLOBAL + _INTERIOR2 + _B_LT_1, proof=_prove_monotonicity,
     note="A = (1+p-R)/c > 1 and B = (1-p-R)/c in (0, 1) inside piece 2. The statement concluded last is the piece-2 "
          "derivative; the proof first re-runs puff.b13.piece1_increasing, puff.b13.piece2_sign, puff.b13.g_decreasing "
-         "and puff.b13.piece{3,4,5}_decreasing (each ends in a check of its own statement)."))
+         "and puff.b13.piece{3,4,5}_decreasing (each ends in a check of its own statement), and cites that a "
+         "derivative of the sign of a strictly decreasing g changes sign at most once: f increases on piece 1, is "
+         "unimodal on piece 2 and decreases on pieces 3-5 (not the statement checked here)."))
 
 
 # -- Theorem B.2: the supremum ------------------------------------------------------------------------
@@ -942,13 +963,13 @@ FIG_B21 = ("Figure B.2.1 (p = q = 0.15, eps = 1.3; b = -(4/1.3) ln 0.85 = 0.5000
            "(30 digits).")
 register(Claim(
     id="puff.b2.sup",
-    title="Theorem B.2: f(R) <= f(R*) for every R, R* the unique zero of g in piece 2 (0 < b < 1), so "
-          "sup_R f = f(R*) (argued from proved sign and monotonicity claims)",
+    title="Theorem B.2: f(R) <= f(R*) for every R, where g(R*) = 0 inside piece 2, 0 < b < 1 (argued from proved "
+          "sign and monotonicity claims)",
     source=THMB2, kind="inequality", lhs=RISK, rhs=_rhs(2).subs(R, R_star), relation="<=",
     conditions=GLOBAL + _B_LT_1 + (sp.Eq(G.subs(R, R_star), 0), sp.Gt(R_star, 1 - p - c),
                                    sp.Lt(R_star, 1 - p), sp.Lt(R_star, 1 + p - c)),
     proof=_prove_sup,
-    note="Every ingredient is proved (puff.b2.g_left_positive, puff.b2.g_right_negative, puff.b2.g_right_limit, "
+    note="So sup_R f = f(R*), R* being the unique zero of g in piece 2. Every ingredient is proved (puff.b2.g_left_positive, puff.b2.g_right_negative, puff.b2.g_right_limit, "
          "puff.b13.g_decreasing, puff.b13.piece2_sign and the monotonicity of the other pieces); the assembly (one "
          "zero of g, f rises to it and falls after) is an argument. " + FIG_B21))
 
@@ -975,7 +996,7 @@ erratum(
     "puff.prop1.case2_upper_limit",
     printed=Claim(
         id="puff.prop1.case2_upper_limit.printed",
-        title="Proof of Proposition 1, Case 2 as printed: P(-oo < X < ln((1+p)y_j - R) - ln c)",
+        title="Proof of Proposition 1, Case 2 as printed: the risk is F_X(ln((1+p)y_j - R) - ln c) for 1-p <= R < 1+p",
         source=PROP1, kind="identity", lhs=RISK_MU,
         rhs=laplace_cdf(sp.log((1 + p) * y_j - R) - sp.log(c), b, mu),
         conditions=GLOBAL + _CASE2 + _APPENDIX_B_SETTING,
@@ -989,6 +1010,12 @@ erratum(
         note="Any b > 0, c > 0, mu real. F_X(t) = H(e^{t - mu}) is the Laplace(mu, b) distribution function "
              "(puff.b1.exp_cdf_*). Case 1 (R < 1-p: F_X(upper) - F_X(lower)) and Case 3 (0) are the mu = 0 pieces of "
              "b.1.3 shifted; they are checked here for mu = 0 only."),
+    printed_text=("Case 2: 1-p <= R and 1+p > R [...] P((1-p) y_j < c e^{X_j} y_j + sum_{i=1, i != j,k}^{n} y_i < "
+                  "(1+p) y_j | p, b, mu, y_1, ..., y_n) = P(-oo < X_j < ln((1+p) y_j - R) - ln(c) | p, b, mu, y_1, ..., "
+                  "y_n)"),
+    corrected_text=("Case 2: 1-p <= R and 1+p > R [...] P((1-p) y_j < c e^{X_j} y_j + sum_{i=1, i != j,k}^{n} y_i < "
+                    "(1+p) y_j | p, b, mu, y_1, ..., y_n) = P(-oo < X_j < ln(1+p-R) - ln(c) | p, b, mu, y_1, ..., y_n) "
+                    "= F_X(ln(1+p-R) - ln(c)), X_j ~ Laplace(mu, b), for every b > 0, c > 0 and mu."),
     explanation=("The Case 2 statement and the next line of its proof use the upper limit ln(1+p-R) - ln(c); the "
                  "first line of the proof writes ln((1+p)y_j - R) - ln(c), mixing the value y_j with the ratio R "
                  "(R = sum y_i / y_j is unit-free). In Appendix B's setting (b in (0, 1/2), c = (1 - b^2)/e^mu), at "
@@ -1022,12 +1049,13 @@ def _prove_middle_line(claim):
 
 register(Claim(
     id="puff.cor_b12.case21_middle_line",
-    title="Where F_X(ln((1+p-R)/c)) = 1 - 1/2 ((1+p-R)/c)^{-1/b} (1-p <= R <= 1+p-c), the middle step is "
-          "1 - 1/2 exp(-(1/b)(ln(1+p-R) - ln c))",
+    title="Corollary B.1.2, Case 2.1, middle line as read: F_X(ln((1+p-R)/c)) = 1 - 1/2 exp(-(1/b)(ln(1+p-R) - ln c)) "
+          "for 1-p <= R <= 1+p-c",
     source=COR, kind="identity", lhs=cdf(sp.log(A_R), b, 0),
     rhs=1 - sp.exp(-(sp.log(1 + p - R) - sp.log(c)) / b) / 2,
     conditions=_MID_CONDS, proof=_prove_middle_line,
-    note="F_X is the paper's piecewise Laplace(0, b) distribution function (laplace.cdf)."))
+    note="F_X is the paper's piecewise Laplace(0, b) distribution function (laplace.cdf). On this range both equal "
+         "1 - 1/2 ((1+p-R)/c)^{-1/b}, the line after (puff.b13.piece4); reading: puff.reading.cor_b12_middle_line."))
 reading("puff.reading.cor_b12_middle_line", COR,
         printed="=1 - 1/2 exp(-(1/b) ln(1+p-R)) (Case 2.1, middle line)",
         reading="=1 - 1/2 exp(-(1/b)(ln(1+p-R) - ln(c))): the division by c kept",
@@ -1089,12 +1117,13 @@ def _prove_piece5_in_b(claim):
 
 register(Claim(
     id="puff.s44.risk_increasing_in_b_piece5",
-    title="Section 4.4's 'a higher b means a lower disclosure risk' fails on piece 5: for max(1+p-c, 1-p) <= R < 1+p, "
-          "c = 1 - b^2, d/db [1/2 ((1+p-R)/(1-b^2))^{1/b}] > 0 for every 0 < b < 1",
+    title="Piece 5 of b.1.3 at c = 1 - b^2: d/db [1/2 ((1+p-R)/(1-b^2))^{1/b}] > 0 for 0 < b < 1, "
+          "max(b^2 + p, 1-p) <= R < 1+p",
     source=S44, kind="sign", lhs=sp.diff(_RISK5_B, b), relation=">",
     conditions=GLOBAL + _B_LT_1 + (sp.Ge(R, 1 + p - (1 - b**2)), sp.Ge(R, 1 - p), sp.Lt(R, 1 + p)),
     proof=_prove_piece5_in_b,
-    note="d/db = f [ln(1/A)/b^2 + 2/(1 - b^2)] with A = (1+p-R)/c <= 1: both terms are >= 0 and the second > 0. "
+    note="Section 4.4's 'a higher b means ... a lower disclosure risk' fails here (b^2 + p = 1+p-c). "
+         "d/db = f [ln(1/A)/b^2 + 2/(1 - b^2)] with A = (1+p-R)/c <= 1: both terms are >= 0 and the second > 0. "
          "Piece 5 is the region where the other contributions nearly exhaust the upper end of the p% interval "
          "(R close to 1 + p)."))
 
@@ -1113,20 +1142,19 @@ _GRID_NOTE = (" The risk is the analytical one of Section 4.3, equation b.1.3 (e
               "b = -(4/eps) ln(1-q), c = 1 - b^2; each sign decided exactly.")
 for _id, _title, _eps_values, _q_values, _difference, _rel, _note in (
         ("puff.s44.risk_grid_epsilon",
-         "Section 4.4, 'with q fixed, a higher eps results in ... a higher disclosure risk', on the grid of Figures "
-         "4.4.1/4.4.2 (eps in {1.1, ..., 1.9}, q in {0.06, ..., 0.14}, p = 0.15) at R = 0: f(eps + 0.1) - f(eps) > 0 "
-         "at every step",
+         "At R = 0, p = 0.15: f(eps + 0.1) - f(eps) > 0 for eps in {1.1, ..., 1.8}, q in {0.06, ..., 0.14} (the grid of "
+         "Figures 4.4.1/4.4.2)",
          EPS_GRID[:-1], Q_GRID, risk_at(0, eps + _STEP_EPS, q) - risk_at(0, eps, q), ">",
-         "R = 0: the third contributor negligible against the passive claimant, the limit of the case study's scenario "
+         "Section 4.4: 'with q fixed, a higher eps results in ... a higher disclosure risk'. R = 0: the third contributor negligible against the passive claimant, the limit of the case study's scenario "
          "(its R is not reported)."),
         ("puff.s44.risk_grid_q",
-         "Section 4.4, 'with a fixed eps, a higher q leads to ... a lower disclosure risk', on the grid of Figures "
-         "4.4.1/4.4.2 at R = 0: f(q + 0.01) - f(q) < 0 at every step",
+         "At R = 0, p = 0.15: f(q + 0.01) - f(q) < 0 for eps in {1.1, ..., 1.9}, q in {0.06, ..., 0.13} (the grid of "
+         "Figures 4.4.1/4.4.2)",
          EPS_GRID, Q_GRID[:-1], risk_at(0, eps, q + _STEP_Q) - risk_at(0, eps, q), "<",
-         "R = 0 as in puff.s44.risk_grid_epsilon."),
+         "Section 4.4: 'with a fixed eps, a higher q leads to ... a lower disclosure risk'. R = 0 as in puff.s44.risk_grid_epsilon."),
         ("puff.s44.risk_grid_epsilon_reversed",
-         "At R = 1/5 the direction of Section 4.4 is reversed on the q = 0.06 panel: f(eps + 0.1) - f(eps) < 0 at every "
-         "eps step from 1.1 to 1.9 (p = 0.15)",
+         "At R = 1/5, p = 0.15, q = 0.06: f(eps + 0.1) - f(eps) < 0 for eps in {1.1, ..., 1.8} (Section 4.4's "
+         "direction reversed)",
          EPS_GRID[:-1], (Q_GRID[0],), risk_at(sp.Rational(1, 5), eps + _STEP_EPS, q)
          - risk_at(sp.Rational(1, 5), eps, q), "<",
          "R = 1/5: the third contributor a fifth of the passive claimant. There b ranges over [0.130, 0.165], and for "
@@ -1150,23 +1178,25 @@ def _prove_mc_variance(claim):
 
 register(Claim(
     id="puff.s44.mc_variance_bound",
-    title="Algorithm 4.3.2 with M replicates: Var(gamma-hat) = gamma(1-gamma)/M <= 1/(4M); at M = 1000 the standard "
-          "error of the estimated risk is at most 1/(2 sqrt(1000)) < 0.0159",
+    title="Algorithm 4.3.2: gamma(1 - gamma)/M <= 1/(4M) for every real gamma and M > 0 (Var(gamma-hat), a cited "
+          "formula)",
     source=ALG432, kind="inequality", lhs=gamma * (1 - gamma) / M_rep, rhs=1 / (4 * M_rep), relation="<=",
     proof=_prove_mc_variance,
-    note="gamma(1 - gamma) <= 1/4 for every real gamma: 1/4 - gamma(1 - gamma) = (gamma - 1/2)^2."))
+    note="Var(gamma-hat) = gamma(1 - gamma)/M is the cited variance of a proportion of M independent Bernoulli trials; "
+         "gamma(1 - gamma) <= 1/4 for every real gamma: 1/4 - gamma(1 - gamma) = (gamma - 1/2)^2. At M = 1000 the "
+         "standard error is at most 1/(2 sqrt(1000)) < 0.0159 (a side step of the proof)."))
 
 _F_NEXT, _F_HERE = risk_at(0, eps + _STEP_EPS, q), risk_at(0, eps, q)
 _VAR_DIFF = (_F_NEXT * (1 - _F_NEXT) + _F_HERE * (1 - _F_HERE)) / M_CASE
 register(Claim(
     id="puff.s44.mc_epsilon_steps_unresolved",
-    title="Section 4.4, '1000 replicates were sufficient': at R = 0 no adjacent eps step of the grid of Figures "
-          "4.4.1/4.4.2 exceeds two standard errors of the difference of two independent 1,000-replicate estimates: "
-          "(f(eps + 0.1) - f(eps))^2 < 4 Var",
+    title="At R = 0, p = 0.15 on the grid of Figures 4.4.1/4.4.2: (f2 - f1)^2 < 4 (f1(1-f1) + f2(1-f2))/1000, "
+          "f1 = f(eps), f2 = f(eps + 0.1)",
     source=ALG432, kind="inequality", lhs=(_F_NEXT - _F_HERE) ** 2, rhs=4 * _VAR_DIFF, relation="<",
     conditions=_grid(EPS_GRID[:-1], Q_GRID), finite=True, budget=120.0,
     enumeration=_grid_enumeration(EPS_GRID[:-1], Q_GRID),
-    note="For each (eps, q) with eps <= 1.8: |f(eps + 0.1) - f(eps)| < 2 sqrt(Var), Var = (g1(1-g1) + g2(1-g2))/1000, "
+    note="Section 4.4: '1000 replicates were sufficient'. No adjacent eps step exceeds two standard errors of the "
+         "difference of two independent 1,000-replicate estimates. For each (eps, q) with eps <= 1.8: |f(eps + 0.1) - f(eps)| < 2 sqrt(Var), Var = (g1(1-g1) + g2(1-g2))/1000, "
          "g1, g2 the exact risks of b.1.3 (puff.s44.mc_variance_bound, independent runs). 1,000 replicates estimate "
          "each risk to within about +-0.03 (two standard errors) but do not resolve the eps steps the figures are "
          "read for (finding puff.s44.replicates)." + _GRID_NOTE))

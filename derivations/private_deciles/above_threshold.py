@@ -37,13 +37,15 @@ e_x = sp.Symbol("e", integer=True, nonnegative=True)      # 1[x_l < g] for the c
 e_y = sp.Symbol("e'", integer=True, nonnegative=True)     # the same indicator in D'
 
 claim(id="pd.def.count_sensitivity",
-      title="Définition 1.2.0.1 (neighbours differ in at most one entry) and Section 2.2.1: a count "
-            "f(x) = #{x_l < g} of neighbouring databases differs only by the changed entry's indicator, "
-            "|e - e'| <= 1 for e, e' in {0, 1}: the queries of HistogramMethod have sensitivity 1",
+      title="Définition 1.2.0.1 and Section 2.2.1, a count's change between neighbours: |e - e'| <= 1 for the "
+            "changed entry's indicators e, e' in {0, 1}",
       source=S_NEIGH, kind="inequality", lhs=sp.Abs(e_x - e_y), rhs=1, relation="<=",
       conditions=(sp.Le(e_x, 1), sp.Le(e_y, 1)), finite=True,
       enumeration=lambda c: exhaust(c, [{e_x: a, e_y: b} for a in (0, 1) for b in (0, 1)]),
-      note="The definition writes the neighbour relation ||x - y||_1 <= 1 but defines it as 'differ in at most one "
+      note="e = 1[x_l < g] in D and e' the same indicator in D' for the one changed entry: a count f(x) = "
+           "#{x_l < g} of neighbouring databases changes by e - e', so the queries of HistogramMethod have "
+           "sensitivity 1 (that reduction is not checked here, only the four cases). "
+           "The definition writes the neighbour relation ||x - y||_1 <= 1 but defines it as 'differ in at most one "
            "entry' (Hamming distance): replacement of one entry, the relation used throughout (a histogram of a "
            "replaced entry moves by 2 in l1). Under replacement the sensitivity of a count is 1; under addition or "
            "removal of an entry it is 1 as well.")
@@ -62,13 +64,15 @@ def _term_bound(term):
 
 
 claim(id="pd.def.events_from_outputs",
-      title="Définition 1.2.0.2 with delta = 0 for AboveThreshold: its outputs form the finite set {-1, 0, ..., K-1}, "
-            "so if P(A = k) <= e^eps P(A' = k) for every output k (what the proof of Théorème 2.1.0.1 shows), then "
-            "for every set S of outputs P(A in S) = sum_{k in S} P(A = k) <= e^eps P(A' in S)",
+      title="Définition 1.2.0.2 (delta = 0) summed over outputs: if P(A = k) <= e^eps P(A' = k) for each k, then "
+            "sum_{k=0}^{K} P(A = k) <= sum_{k=0}^{K} e^eps P(A' = k)",
       source=S_DP, kind="inequality", lhs=sp.Sum(P[k], (k, 0, K)), rhs=sp.Sum(sp.exp(eps) * Q[k], (k, 0, K)),
       relation="<=", conditions=(sp.Le(P[k], sp.exp(eps) * Q[k]),),
       proof=lambda c: conclude_termwise(c, _term_bound),
-      note="The sum runs over the outputs in S, enumerated k = 0..K (the output -1 relabelled). Summed term by term.")
+      note="The sum runs over the outputs in a set S, enumerated k = 0..K (the output -1 relabelled); AboveThreshold has "
+           "the finite output set {-1, 0, ..., K-1}, so with the pointwise bound that the proof of Théorème 2.1.0.1 "
+           "gives this is P(A in S) <= e^eps P(A' in S) for every S, Définition 1.2.0.2 with delta = 0. Summed term "
+           "by term.")
 
 # == the first display: the law of A given the earlier query noises =======================================
 t, nu = sp.symbols("t nu", real=True)
@@ -86,13 +90,14 @@ _LAW_POINTS = [{eps: e, g: a, y: b} for e in (sp.Integer(1), sp.Rational(1, 2))
                for a, b in ((0, 0), (-1, sp.Rational(1, 2)), (sp.Rational(3, 2), -1))]
 
 claim(id="pd.at.output_law",
-      title="Théorème 2.1.0.1, proof, first display (threshold centred at 0): with the earlier noises fixed, "
-            "P(A = k) = int l_4(nu) P(T^ in ]g_k, y_k + nu]) dnu, the inner probability being 0 when y_k + nu <= g_k; "
-            "integrating nu out first it equals int_{g_k}^oo l_2(t) P(nu_k > t - y_k) dt (Fubini)",
+      title="Théorème 2.1.0.1, proof, first display (threshold at 0): int_{g_k - y_k}^oo l_4(nu) P(T^ in ]g_k, y_k + nu]) "
+            "dnu = int_{g_k}^oo l_2(t) P(nu_k > t - y_k) dt, at six (eps, g_k, y_k)",
       source=S_THM, kind="identity", lhs=_SET_FORM, rhs=_THRESHOLD_FORM,
       enumeration=lambda c: exhaust(c, _LAW_POINTS, scope="eps in {1, 1/2}, (g_k, y_k) in {(0, 0), (-1, 1/2), "
                                                           "(3/2, -1)}: both integrals evaluated exactly"),
-      note="Reading pd.reading.interval_integral: the printed int_{g_k}^{y_k + nu} is the integral over the interval "
+      note="With the earlier noises fixed both sides are P(A = k): the left one is the printed int_R l_4(nu) "
+           "P(T^ in ]g_k, y_k + nu]) dnu, whose integrand is 0 for y_k + nu <= g_k; the right one integrates nu out "
+           "first (Fubini). Reading pd.reading.interval_integral: the printed int_{g_k}^{y_k + nu} is the integral over the interval "
            "]g_k, y_k + nu], empty when y_k + nu <= g_k (as an oriented integral it would be negative there and the "
            "display false). The right-hand side is the form numeric.above_threshold_pmf integrates, with the "
            "factors P(nu_i <= t - y_i) of the earlier queries restored when the nu_i are integrated out.")
@@ -104,24 +109,24 @@ _shift_t = g - gp                          # t^ = t + g_k - g'_k
 _shift_nu = g - gp + yp - y                # nu^ = nu + g_k - g'_k + y'_k - y_k
 
 claim(id="pd.at.substitution_threshold",
-      title="Théorème 2.1.0.1, proof, first change of variables t^ = t + g_k - g'_k: "
-            "int_{g_k}^{y_k + nu} l_2(t) dt = int_{g'_k}^{y_k + nu - g_k + g'_k} l_2(t + g_k - g'_k) dt, for every "
-            "function l_2 (the printed l_2(t^) with t^ = t + g_k - g'_k and the integral kept in t)",
+      title="Théorème 2.1.0.1, proof, first change of variables t^ = t + g_k - g'_k: int_{g_k}^{y_k + nu} l_2(t) dt = "
+            "int_{g'_k}^{y_k + nu - g_k + g'_k} l_2(t + g_k - g'_k) dt for every function l_2",
       source=S_THM, kind="identity",
       lhs=sp.Integral(l2(t), (t, g, y + nu)),
       rhs=sp.Integral(l2(t + _shift_t), (t, gp, y + nu - g + gp)),
       proof=lambda c: conclude_shift(c, (t, _shift_t)),
-      note="Reading pd.reading.hat_variables. The translation rule for integrals; no property of l_2 is used.")
+      note="The printed l_2(t^) with t^ = t + g_k - g'_k and the integral kept in t (reading pd.reading.hat_variables). "
+           "The translation rule for integrals; no property of l_2 is used.")
 
 claim(id="pd.at.substitution_query",
-      title="Théorème 2.1.0.1, proof, after the second change of variables nu^ = nu + g_k - g'_k + y'_k - y_k: "
-            "int l_4(nu) int_{g_k}^{y_k + nu} l_2(t) dt dnu = int l_4(nu^) int_{g'_k}^{y'_k + nu} l_2(t^) dt dnu "
-            "with t^ = t + g_k - g'_k, for all functions l_2, l_4",
+      title="Théorème 2.1.0.1, proof, both changes of variables: int l_4(nu) int_{g_k}^{y_k + nu} l_2(t) dt dnu = "
+            "int l_4(nu^) int_{g'_k}^{y'_k + nu} l_2(t^) dt dnu for all functions l_2, l_4",
       source=S_THM, kind="identity",
       lhs=sp.Integral(l4(nu) * sp.Integral(l2(t), (t, g, y + nu)), (nu, -sp.oo, sp.oo)),
       rhs=sp.Integral(l4(nu + _shift_nu) * sp.Integral(l2(t + _shift_t), (t, gp, yp + nu)), (nu, -sp.oo, sp.oo)),
       proof=lambda c: conclude_shift(c, (nu, _shift_nu), (t, _shift_t)),
-      note="Both translations of the printed proof, composed: the limits g'_k and y'_k + nu are those of D', and "
+      note="t^ = t + g_k - g'_k and nu^ = nu + g_k - g'_k + y'_k - y_k (the second change of variables). "
+           "Both translations of the printed proof, composed: the limits g'_k and y'_k + nu are those of D', and "
            "only the arguments of the densities carry the shifts.")
 
 # == the triangle inequality on the Laplace log-densities ===================================================
@@ -136,15 +141,16 @@ def _shift_proof(c):
                   conclude_cases(c, z, [u1, u2], param=_ORDERED))
 
 
-for _id, _lhs, _side in (("pd.at.laplace_shift", sp.Abs(z - u1) - sp.Abs(z - u2), "u_1"),
-                         ("pd.at.laplace_shift_reverse", sp.Abs(z - u2) - sp.Abs(z - u1), "u_2")):
+for _id, _lhs, _side, _other in (("pd.at.laplace_shift", sp.Abs(z - u1) - sp.Abs(z - u2), "u_1", "u_2"),
+                                 ("pd.at.laplace_shift_reverse", sp.Abs(z - u2) - sp.Abs(z - u1), "u_2", "u_1")):
     claim(id=_id,
-          title="Théorème 2.1.0.1, proof, the triangle-inequality step: for a Laplace density l_b of scale b, "
-                f"ln l_b(z - {_side}) - ln l_b(z - u_other) = (|z - u_other| - |z - {_side}|)/b <= |u_2 - u_1|/b "
-                "for every z, u_1 <= u_2 (the shifted density is at most e^{|shift|/b} times the unshifted one)",
+          title="Théorème 2.1.0.1, proof, the triangle-inequality step: "
+                f"(|z - {_other}| - |z - {_side}|)/b <= (u_2 - u_1)/b for every real z, u_1 <= u_2, b > 0",
           source=S_THM, kind="inequality", lhs=-_lhs / b, rhs=(u2 - u1) / b, relation="<=",
           conditions=(sp.Le(u1, u2),), proof=_shift_proof,
-          note="u_other is the other point. With z = t, the points 0 and -(g_k - g'_k) give the threshold step "
+          note=f"For the Laplace density l_b(x) = e^{{-|x|/b}}/(2b) of scale b the left-hand side is ln l_b(z - {_side}) - "
+               f"ln l_b(z - {_other}), so l_b(z - {_side}) <= e^{{|u_2 - u_1|/b}} l_b(z - {_other}): the shifted density "
+               "is at most e^{|shift|/b} times the unshifted one. With z = t, the points 0 and -(g_k - g'_k) give the threshold step "
                "(b = 2/eps); with z = nu, 0 and -(g_k - g'_k + y'_k - y_k) the query step (b = 4/eps). Reading "
                "pd.reading.density_signs: the printed exponentials lost their minus signs.")
 
@@ -153,16 +159,17 @@ yi, ypi, nui = sp.symbols("y_i y'_i nu_i", real=True)
 _s1, _s2 = sp.Symbol("s_1", nonnegative=True), sp.Symbol("s_2", nonnegative=True)
 
 claim(id="pd.at.max_shift",
-      title="Théorème 2.1.0.1, proof, the sensitivity of g_k: each earlier noisy query on D is at most g'_k + 1, "
-            "y_i + nu_i <= (y'_i + nu_i) + 1 <= g'_k + 1 (sensitivity 1, and g'_k is the maximum on D'), so "
-            "g_k <= g'_k + 1, and symmetrically g'_k <= g_k + 1: |g_k - g'_k| <= 1 (printed '1 = |g_k - g'_k|')",
+      title="Théorème 2.1.0.1, proof, the shift of g_k: y_i + nu_i <= g'_k + 1 when y_i <= y'_i + 1 (sensitivity 1) "
+            "and y'_i + nu_i <= g'_k (g'_k the maximum on D')",
       source=S_THM, kind="inequality", lhs=yi + nui, rhs=gp + 1, relation="<=",
       conditions=(sp.Le(yi, ypi + 1), sp.Le(ypi + nui, gp)),
       proof=lambda c: all_of(
           cite("maximum_below_common_bound", "every y_i + nu_i (i < k) is at most g'_k + 1, hence so is g_k"),
           conclude(c, Parametrization({yi: ypi + 1 - _s1, gp: ypi + nui + _s2},
                                       {_s1: ypi + 1 - yi, _s2: gp - ypi - nui}))),
-      note="Reading pd.reading.max_shift_equals: the printed '1 = |g_k - g'_k|' is false in general (D = D' gives 0); "
+      note="Each earlier noisy query on D is at most g'_k + 1; a maximum is at most a common bound (cited), so "
+           "g_k <= g'_k + 1, and symmetrically g'_k <= g_k + 1: |g_k - g'_k| <= 1 (those two steps are not checked "
+           "here). Reading pd.reading.max_shift_equals: the printed '1 = |g_k - g'_k|' is false in general (D = D' gives 0); "
            "the next step uses only the bound.")
 
 # == the exponent budget and the integrand bound ===========================================================
@@ -171,12 +178,14 @@ _a, _bb, _c = (sp.Symbol(s, nonnegative=True) for s in ("a", "beta", "c"))
 _BUDGET = Parametrization({A_: 1 - _a, B_: 1 - _bb, C_: 2 - _a - _bb - _c}, {_a: 1 - A_, _bb: 1 - B_, _c: A_ + B_ - C_})
 
 claim(id="pd.at.exponent_budget",
-      title="Théorème 2.1.0.1, proof: with A = |g_k - g'_k| <= 1, B = |y'_k - y_k| <= 1 and "
-            "C = |g_k - g'_k + y'_k - y_k| <= A + B (the printed '2 >= |g_k - g'_k| + |y'_k - y_k| >= ...'), the two "
-            "shifts cost at most e^{eps A/2} e^{eps C/4} <= e^{eps/2} e^{eps/2} = e^eps: eps A/2 + eps C/4 <= eps",
+      title="Théorème 2.1.0.1, proof, the exponent budget: eps A/2 + eps C/4 <= eps when 0 <= A <= 1, 0 <= B <= 1 and "
+            "0 <= C <= A + B",
       source=S_THM, kind="inequality", lhs=eps * A_ / 2 + eps * C_ / 4, rhs=eps, relation="<=",
       conditions=(sp.Le(A_, 1), sp.Le(B_, 1), sp.Le(C_, A_ + B_)),
-      proof=lambda c: all_of(cite("triangle_inequality", "C <= A + B"), conclude(c, _BUDGET)))
+      proof=lambda c: all_of(cite("triangle_inequality", "C <= A + B"), conclude(c, _BUDGET)),
+      note="A = |g_k - g'_k|, B = |y'_k - y_k|, C = |g_k - g'_k + y'_k - y_k| (C <= A + B by the triangle inequality: "
+           "the printed '2 >= |g_k - g'_k| + |y'_k - y_k| >= ...'). The two shifts then cost at most "
+           "e^{eps A/2} e^{eps C/4} <= e^eps.")
 
 Th, Nh, Tt, Nn = (sp.Symbol(s, nonnegative=True) for s in ("|t^|", "|nu^|", "|t|", "|nu|"))
 _d1, _d2, _d3, _d4 = (sp.Symbol(f"d_{j}", nonnegative=True) for j in range(1, 5))
@@ -184,48 +193,54 @@ _INTEGRAND = Parametrization({Tt: Th + 1 - _d3 - _d1, Nn: Nh + 2 - _d4 - _d2, A_
                              {_d1: Th + A_ - Tt, _d2: Nh + C_ - Nn, _d3: 1 - A_, _d4: 2 - C_})
 
 claim(id="pd.at.epsilon_dp",
-      title="Théorème 2.1.0.1 (AboveThreshold is eps-DP), the integrand bound: with |t| <= |t^| + A and "
-            "|nu| <= |nu^| + C (pd.at.laplace_shift), A <= 1 (pd.at.max_shift) and C <= 2, "
-            "ln l_2(t^) + ln l_4(nu^) <= eps + ln l_2(t) + ln l_4(nu) at every (t, nu); integrated over the region of "
-            "pd.at.substitution_query this is P(A = k) <= e^eps P(A' = k) given the earlier noises, and integrated "
-            "over them the theorem for every output k >= 0",
+      title="Théorème 2.1.0.1, proof, integrand bound: -eps|t^|/2 - eps|nu^|/4 <= eps - eps|t|/2 - eps|nu|/4 if "
+            "|t| <= |t^| + A, |nu| <= |nu^| + C, A <= 1, C <= 2",
       source=S_THM, kind="inequality",
       lhs=-eps * Th / 2 - eps * Nh / 4, rhs=eps - eps * Tt / 2 - eps * Nn / 4, relation="<=",
       conditions=(sp.Le(Tt, Th + A_), sp.Le(Nn, Nh + C_), sp.Le(A_, 1), sp.Le(C_, 2)),
       proof=lambda c: all_of(cite("integral_monotonicity", "the integrand bound holds at every point of the region"),
                              cite("fubini_tonelli", "integrating the conditional bound over the earlier noises"),
                              conclude(c, _INTEGRAND)),
-      note="Log-densities without their constants: ln l_2(x) = -eps |x|/2 + ln(eps/4), ln l_4(x) = -eps |x|/4 + "
-           "ln(eps/8). Reading pd.reading.at_goal: the printed goal 'P(A = k) <= P(A' = k)' lost its exp(eps). "
-           "The output -1 is pd.at.output_minus_one; the events of Definition 1.2.0.2 follow by "
-           "pd.def.events_from_outputs.")
+      note="This is ln l_2(t^) + ln l_4(nu^) <= eps + ln l_2(t) + ln l_4(nu), the log-densities without their "
+           "constants: ln l_2(x) = -eps |x|/2 + ln(eps/4), ln l_4(x) = -eps |x|/4 + ln(eps/8). The conditions come "
+           "from pd.at.laplace_shift, pd.at.max_shift and pd.at.exponent_budget. Integrated over the region of "
+           "pd.at.substitution_query (monotonicity of the integral, cited) it gives P(A = k) <= e^eps P(A' = k) "
+           "given the earlier noises, and integrated over them (Fubini, cited) Théorème 2.1.0.1 for every output "
+           "k >= 0; those integrations are not checked here. Reading pd.reading.at_goal: the printed goal "
+           "'P(A = k) <= P(A' = k)' lost its exp(eps). The output -1 is pd.at.output_minus_one; the events of "
+           "Definition 1.2.0.2 follow by pd.def.events_from_outputs.")
 
 _d5 = sp.Symbol("d_5", nonnegative=True)
 claim(id="pd.at.output_minus_one",
-      title="Théorème 2.1.0.1, the output -1 (the printed proof takes k in N and leaves it out): given all K noises, "
-            "A = -1 exactly when T^ >= g_K, so P(A = -1) = int_{g_K}^oo l_2; the threshold shift alone "
-            "(|t| <= |t^| + A, A <= 1) gives ln l_2(t^) <= eps/2 + ln l_2(t): P(A = -1) <= e^{eps/2} P(A' = -1)",
+      title="Théorème 2.1.0.1, the output -1 (left out by the printed proof), its integrand bound: "
+            "-eps|t^|/2 <= eps/2 - eps|t|/2 when |t| <= |t^| + A, 0 <= A <= 1",
       source=S_THM, kind="inequality", lhs=-eps * Th / 2, rhs=eps / 2 - eps * Tt / 2, relation="<=",
       conditions=(sp.Le(Tt, Th + A_), sp.Le(A_, 1)),
       proof=lambda c: all_of(cite("integral_monotonicity", "the bound holds at every t >= g'_K"),
                              conclude(c, Parametrization({Tt: Th + 1 - _d5 - _d1, A_: 1 - _d5},
-                                                         {_d1: Th + A_ - Tt, _d5: 1 - A_}))))
+                                                         {_d1: Th + A_ - Tt, _d5: 1 - A_}))),
+      note="The printed proof takes k in N. Given all K noises, A = -1 exactly when T^ >= g_K, so P(A = -1) = "
+           "int_{g_K}^oo l_2, and only the threshold moves: the statement is ln l_2(t^) <= eps/2 + ln l_2(t) without "
+           "the constants, and integrated (monotonicity, cited; not checked here) it gives "
+           "P(A = -1) <= e^{eps/2} P(A' = -1).")
 
 # == monotone queries: query noise Lap(2/eps) ===============================================================
 Dq = sp.Symbol("d", nonnegative=True)      # y'_k - y_k in [0, 1]: every query moves up (the other way is symmetric)
 _e1, _e2 = sp.Symbol("e_1", nonnegative=True), sp.Symbol("e_2", nonnegative=True)
 _MONO = {"above": Parametrization({Dq: 1 - _e2}, {_e2: 1 - Dq}), "below": Parametrization({A_: 1 - _e1}, {_e1: 1 - A_})}
-for _id, _shift, _sign, _case in (("pd.at.monotone_noise", Dq - A_, "y'_k - y_k >= g'_k - g_k", "above"),
-                                  ("pd.at.monotone_noise_below", A_ - Dq, "y'_k - y_k <= g'_k - g_k", "below")):
+for _id, _shift, _sign, _case, _shift_text, _range in (
+        ("pd.at.monotone_noise", Dq - A_, "d >= A", "above", "(d - A)", "0 <= A <= d <= 1"),
+        ("pd.at.monotone_noise_below", A_ - Dq, "d <= A", "below", "(A - d)", "0 <= d <= A <= 1")):
     claim(id=_id,
-          title="Monotone queries (every query moves the same way between D and D', as cumulative counts do) with "
-                "query noise Lap(2/eps): if y'_i >= y_i for all i then A = g'_k - g_k in [0, 1] and the query shift is "
-                f"d - A with d = y'_k - y_k in [0, 1]; in the case {_sign} the two shifts cost "
-                "eps A/2 + eps |d - A|/2 <= eps (Lyu, Su and Li, PVLDB 2017)",
+          title=f"Not in the report: monotone queries with query noise Lap(2/eps), the case {_sign}: "
+                f"eps A/2 + eps {_shift_text}/2 <= eps when {_range}",
           source=S_HM, kind="inequality", lhs=eps * A_ / 2 + eps * _shift / 2, rhs=eps, relation="<=",
           conditions=(sp.Le(A_, 1), sp.Le(Dq, 1)) + ((sp.Ge(Dq, A_),) if _shift == Dq - A_ else (sp.Le(Dq, A_),)),
           proof=lambda c, _case=_case: conclude(c, _MONO[_case]),
-          note="With the integrand bound of pd.at.epsilon_dp (scale 2/eps for both noises) this makes "
+          note="Monotone queries: every query moves the same way between D and D', as cumulative counts do (Lyu, Su "
+               "and Li, PVLDB 2017). If y'_i >= y_i for all i then A = g'_k - g_k is in [0, 1] and the query shift is "
+               "d - A with d = y'_k - y_k in [0, 1] (not checked here); the two shifts cost eps A/2 + eps |d - A|/2. "
+               "With the integrand bound of pd.at.epsilon_dp (scale 2/eps for both noises) this makes "
                "AboveThreshold eps-DP on monotone queries with half the query noise. Queries moving down are the "
                "mirror case. Without monotonicity the same argument gives only eps A/2 + eps C/2 <= 3 eps/2, and "
                "numeric.above_threshold_worst_case finds query vectors whose loss exceeds eps.")

@@ -72,25 +72,26 @@ def _one_term(p_hi):
 
 _u_printed = Claim(
     id="pd.unif.empirical_decile_printed",
-    title="Lemme 2.2.3.1, last display of the proof, as printed: for n uniform values on [0, 1], "
-          "P(d_i in [0.1 i - gamma/2, 0.1 i + gamma/2]) >= S_1 + S_2 - 1 with S_1 = sum_{k<=in/10} C(n,k) "
-          "(0.1i + gamma/2)^k (1 - 0.1i - gamma/2)^{n-k}, S_2 = sum_{k<=(10-i)n/10} C(n,k) (1 - 0.1i + gamma/2)^k "
-          "(0.1i - gamma/2)^{n-k}",
+    title="Lemme 2.2.3.1, last display of its proof, as printed: for n = 10r uniform values and d_i = X_(in/10), "
+          "P(d_i in [0.1i - gamma/2, 0.1i + gamma/2]) >= S_1 + S_2 - 1",
     source=S_U1, kind="inequality", lhs=order_stat_in(n_, m_, _U_LO, _U_HI), rhs=_S1 + _S2 - 1, relation=">=",
     conditions=_DECILES, expected=False,
     counterexample={r: 1, i: 5, gam: sp.Rational(1, 100)},
-    note="d_i = X_(in/10) (reading pd.reading.empirical_decile). At n = 10, i = 5, gamma = 1/100 the probability is "
-         "0.0246 and the bound 0.2214.")
+    note="S_1 = sum_{k=0}^{in/10} C(n,k) (0.1i + gamma/2)^k (1 - 0.1i - gamma/2)^{n-k} and S_2 = "
+         "sum_{k=0}^{(10-i)n/10} C(n,k) (1 - 0.1i + gamma/2)^k (0.1i - gamma/2)^{n-k}, the printed sums; 1 <= i <= 9, "
+         "0 <= gamma <= 0.1. d_i = X_(in/10) (reading pd.reading.empirical_decile). At n = 10, i = 5, "
+         "gamma = 1/100 the probability is 0.0246 and the bound 0.2214.")
 _u_corrected = Claim(
     id="pd.unif.empirical_decile",
-    title="Lemme 2.2.3.1, corrected: for n uniform values on [0, 1], P(d_i in [0.1 i - gamma/2, 0.1 i + gamma/2]) >= "
-          "1 - S_1 - S_2 (the sums as printed; the union bound over the events 'd_i > 0.1i + gamma/2' and "
-          "'d_i < 0.1i - gamma/2', whose probabilities are at most S_1 and exactly S_2)",
+    title="Lemme 2.2.3.1, corrected: for n = 10r uniform values and d_i = X_(in/10), "
+          "P(d_i in [0.1i - gamma/2, 0.1i + gamma/2]) >= 1 - S_1 - S_2 (the printed sums)",
     source=S_U1, kind="inequality", lhs=order_stat_in(n_, m_, _U_LO, _U_HI), rhs=1 - _S1 - _S2, relation=">=",
     conditions=_DECILES,
     proof=lambda c: conclude_sums(c, _one_term(_U_HI), reflect={_S2: n_}),
     enumeration=lambda c: exhaust(c, _GRID, scope=_GRID_SCOPE),
-    note="P(X_(m) > u) = B(m - 1; n, u) <= B(m; n, u) = S_1 and P(X_(m) < l) = P(Bin(n, l) >= m) = B(n - m; n, 1 - l) "
+    note="S_1, S_2 as in pd.unif.empirical_decile_printed; 1 <= i <= 9, 0 <= gamma <= 0.1. It is the union bound over "
+         "the events 'd_i > 0.1i + gamma/2' and 'd_i < 0.1i - gamma/2' (the proof compares the sums directly): "
+         "P(X_(m) > u) = B(m - 1; n, u) <= B(m; n, u) = S_1 and P(X_(m) < l) = P(Bin(n, l) >= m) = B(n - m; n, 1 - l) "
          "= S_2. The lemma's eta should be S_1 + S_2 (not 2 - S_1 + S_2 as printed, nor the 2 - S_1 - S_2 the proof "
          "derives).")
 erratum("pd.erratum.uniform_empirical_decile", _u_printed, _u_corrected,
@@ -104,7 +105,20 @@ erratum("pd.erratum.uniform_empirical_decile", _u_printed, _u_corrected,
         "holds only if 'd_i in I' is read as 'the interval [X_(m), X_(m+1)] of empirical deciles meets I' (0.2706 "
         "here). The same sums give the valid bound 1 - S_1 - S_2 for any d_i in [X_(m), X_(m+1)], m = in/10 an "
         "integer (for d_i = X_(ceil(in/10)) in general); it is negative in this example, as it should be for n = 10.",
-        readings=("pd.reading.empirical_decile",))
+        readings=("pd.reading.empirical_decile",),
+        printed_text='Soit gamma in [0, 0.1]. [...] On pose alors A = "il y a au moins in/10 valeurs plus petites que '
+                     '0.1i + gamma/2" et B = "il y a au moins (10-i)n/10 valeurs plus grandes que 0.1i - gamma/2". On a '
+                     'alors P(d_i in [0.1i - gamma/2, 0.1i + gamma/2]) = 1 - P(A u B) >= 1 - P(A) - P(B) = '
+                     'sum_{k=0}^{in/10} C(n,k) (0.1i + gamma/2)^k (1 - 0.1i - gamma/2)^{n-k} + '
+                     'sum_{k=0}^{(10-i)n/10} C(n,k) (1 - 0.1i + gamma/2)^k (0.1i - gamma/2)^{n-k} - 1',
+        corrected_text="Soit gamma in [0, 0.1] et d_i = X_(in/10), la (in/10)-ième plus petite des n valeurs (n multiple "
+                       "de 10). On a alors P(d_i in [0.1i - gamma/2, 0.1i + gamma/2]) >= 1 - sum_{k=0}^{in/10} C(n,k) "
+                       "(0.1i + gamma/2)^k (1 - 0.1i - gamma/2)^{n-k} - sum_{k=0}^{(10-i)n/10} C(n,k) "
+                       "(1 - 0.1i + gamma/2)^k (0.1i - gamma/2)^{n-k}. "
+                       "[English] Let gamma in [0, 0.1] and d_i = X_(in/10), the (in/10)-th smallest of the n values "
+                       "(n a multiple of 10), 1 <= i <= 9. Then P(d_i in [0.1i - gamma/2, 0.1i + gamma/2]) >= "
+                       "1 - S_1 - S_2 with the two printed sums S_1 = sum_{k=0}^{in/10} ... and "
+                       "S_2 = sum_{k=0}^{(10-i)n/10} ...: both sums are subtracted from 1, not added with 1 taken off.")
 
 # == Lemme 2.2.3.2 and its normal twin: counts in two side intervals ========================================
 al = sp.Symbol("alpha", integer=True, nonnegative=True)
@@ -128,27 +142,29 @@ _COUNT_GRID2 = [{nn_: nv, al: av, p1: q1, p2: q2} for nv in (1, 4, 10, 20) for a
                                (sp.Rational(3, 10), sp.Rational(1, 7)))]
 
 claim(id="pd.unif.interval_counts",
-      title="Lemme 2.2.3.2: two disjoint intervals of length gamma/2 (probability p = gamma/2 each) both hold at least "
-            "alpha of n uniform values with probability at least 1 - 2 sum_{k=0}^{alpha} C(n,k) p^k (1 - p)^{n-k}",
+      title="Lemme 2.2.3.2: P(N_1 >= alpha and N_2 >= alpha) >= 1 - 2 sum_{k=0}^{alpha} C(n,k) p^k (1 - p)^{n-k}, "
+            "counts in two disjoint intervals of probability p <= 1/2",
       source=S_U2, kind="inequality", lhs=both_at_least(nn_, al, p1, p1),
       rhs=1 - 2 * bcdf(al, nn_, p1), relation=">=", conditions=(sp.Le(p1, sp.Rational(1, 2)),),
       enumeration=lambda c: exhaust(c, [{nn_: pt[nn_], al: pt[al], p1: pt[p1]} for pt in _COUNT_GRID],
                                     scope="n in {1, 4, 10, 20}, alpha in {0..3}, gamma/2 in {1/40, 1/20}: the "
                                           "multinomial probability evaluated exactly"),
-      note="P(N < alpha) = B(alpha - 1; n, p) <= B(alpha; n, p): the printed sum up to alpha is one term larger than "
+      note="In the lemma p = gamma/2, the length of each interval, for uniform values. "
+           "P(N < alpha) = B(alpha - 1; n, p) <= B(alpha; n, p): the printed sum up to alpha is one term larger than "
            "needed, so the bound holds with room. The intervals [0.1i - gamma, 0.1i - gamma/2] and "
            "[0.1i + gamma/2, 0.1i + gamma] lie in [0, 1] for gamma <= 0.1.")
 
 claim(id="pd.normal.interval_counts",
-      title="Lemme 2.2.4.3 with the limits of its proof (Appendix A.2): intervals of probabilities p_1 = "
-            "P(X in [d - gamma, d - gamma/2]) and p_2 = P(X in [d + gamma/2, d + gamma]) both hold at least alpha of n "
-            "values with probability at least 1 - B(alpha; n, p_1) - B(alpha; n, p_2)",
+      title="Lemme 2.2.4.3 (limits of A.2): P(N_1 >= alpha and N_2 >= alpha) >= 1 - B(alpha; n, p_1) - "
+            "B(alpha; n, p_2), counts in disjoint intervals of probabilities p_1, p_2",
       source=S_N2, kind="inequality", lhs=both_at_least(nn_, al, p1, p2),
       rhs=1 - bcdf(al, nn_, p1) - bcdf(al, nn_, p2), relation=">=", conditions=(sp.Le(p1 + p2, 1),),
       enumeration=lambda c: exhaust(c, _COUNT_GRID2,
                                     scope="n in {1, 4, 10, 20}, alpha in {0..3}, (p_1, p_2) in {(1/40, 1/20), "
                                           "(1/5, 1/10), (3/10, 1/7)}: evaluated exactly"),
-      note="Distribution-free: only the two interval probabilities enter. Reading pd.reading.normal_interval_limits.")
+      note="N_1, N_2 the counts of n values in the intervals [d - gamma, d - gamma/2] and [d + gamma/2, d + gamma], of "
+           "probabilities p_1, p_2; B(c; n, p) = sum_{k=0}^{c} C(n,k) p^k (1 - p)^{n-k}. Distribution-free: only the "
+           "two interval probabilities enter. Reading pd.reading.normal_interval_limits.")
 
 # == Théorème 2.2.3.1: the printed bound is never positive ===================================================
 beta = sp.Symbol("beta", positive=True)
@@ -163,16 +179,17 @@ _THM_GRID = [{r: rr, i: ii, gam: gg, beta: bb, eps: ee, kq: kk}
              for kk in (1, 10)]
 
 claim(id="pd.unif.theorem",
-      title="Théorème 2.2.3.1: its lower bound 1 - beta - eta - mu is negative, so the theorem holds but says nothing: "
-            "with the eta its proof derives (2 - S_1 - S_2) and mu = 2 sum_{k<=alpha} C(n,k)(gamma/2)^k "
-            "(1 - gamma/2)^{n-k}, S_1 + S_2 - 1 - beta - mu < 0",
+      title="Théorème 2.2.3.1, its bound with the proof's eta = 2 - S_1 - S_2: 1 - beta - eta - mu < 0, "
+            "mu = 2 sum_{k=0}^{alpha} C(n,k) (gamma/2)^k (1 - gamma/2)^{n-k}",
       source=S_UT, kind="inequality", lhs=1 - beta - _ETA_PROOF - _MU, rhs=0, relation="<",
       conditions=_DECILES + (sp.Lt(beta, 1),),
       enumeration=lambda c: exhaust(c, _THM_GRID,
                                     scope="n in {10, 30}, i in {1, 5, 9}, gamma in {1/100, 1/10}, beta in {1/10, 9/10}, "
                                           "eps in {1, 10}, k in {1, 10} (alpha = 8(log k + log(2/beta))/eps, the sum "
                                           "up to floor(alpha)): evaluated exactly"),
-      note="Why for every n: S_1 + S_2 - 1 <= P(C_1 and C_2) (Bonferroni) with C_1 = {at most m values below u}, "
+      note="On these points the theorem's bound is negative, so the theorem holds there but says nothing. "
+           "Why for every n (an argument, not checked): S_1 + S_2 - 1 <= P(C_1 and C_2) (Bonferroni) with "
+           "C_1 = {at most m values below u}, "
            "C_2 = {at most n - m values above l}, whose intersection leaves no value in ]l, u[: probability at most "
            "(1 - gamma)^n; and mu >= 2 (1 - gamma/2)^n (its k = 0 term, alpha >= 0). With the printed sign "
            "(eta = 2 - S_1 + S_2) the bound is S_1 - S_2 - 1 - beta - mu < 0 at once. The corrected lemma "
@@ -183,13 +200,13 @@ claim(id="pd.unif.theorem",
 t = sp.Symbol("t", real=True)
 _D_I = sp.sqrt(2) * sp.erfinv(sp.Rational(2, 10) * i - 1)
 claim(id="pd.normal.deciles",
-      title="Définition 2.2.4.1 and Lemme 2.2.4.1: with erf(z) = (2/sqrt(pi)) int_0^z e^{-t^2} dt, the standard normal "
-            "distribution function at d_i = sqrt(2) erf^{-1}(0.2 i - 1) is int_{-oo}^{d_i} e^{-t^2/2}/sqrt(2 pi) dt "
-            "= i/10: the d_i are the deciles of N(0, 1)",
+      title="Lemme 2.2.4.1: int_{-oo}^{d_i^l} e^{-t^2/2}/sqrt(2 pi) dt = i/10 for d_i^l = sqrt(2) erf^{-1}(0.2i - 1), "
+            "1 <= i <= 9",
       source=S_ERF, kind="identity",
       lhs=sp.Integral(sp.exp(-t**2 / 2) / sp.sqrt(2 * sp.pi), (t, -sp.oo, _D_I)), rhs=sp.Rational(1, 10) * i,
       conditions=(sp.Ge(i, 1), sp.Le(i, 9)), proof=conclude_evaluation,
-      note="The integral evaluated in closed form is (1 + erf(d_i/sqrt 2))/2, and erf(erf^{-1}(0.2i - 1)) = 0.2i - 1; "
+      note="erf(z) = (2/sqrt(pi)) int_0^z e^{-t^2} dt (Définition 2.2.4.1): so the d_i^l are the deciles of N(0, 1). "
+           "The integral evaluated in closed form is (1 + erf(d_i/sqrt 2))/2, and erf(erf^{-1}(0.2i - 1)) = 0.2i - 1; "
            "the printed proof's steps (the substitution t = sqrt(2) s and the split at 0) are this evaluation.")
 
 def _phi(x):
@@ -201,24 +218,27 @@ _PHI_D = sp.Rational(1, 10) * i                                   # int_{-oo}^{d
 _N1, _N2 = bcdf(m_, n_, _PHI_D), bcdf(n_ - m_, n_, 1 - _PHI_D)
 _n_printed = Claim(
     id="pd.normal.empirical_decile_printed",
-    title="Lemme 2.2.4.2, last display of its proof (Appendix A.1), as printed: for n standard normal values, "
-          "P(d_i in [d_i^l - gamma/2, d_i^l + gamma/2]) >= (2 pi)^{-n/2} sum_{k<=in/10} C(n,k) (int_{-oo}^{d_i^l} "
-          "e^{-t^2/2})^k (int_{d_i^l}^{oo} e^{-t^2/2})^{n-k} + (2 pi)^{-n/2} sum_{k<=(10-i)n/10} (...) - 1, "
-          "gamma in [0, d_i^l]",
+    title="Lemme 2.2.4.2, last display of A.1, as printed: n = 10r N(0, 1) values, d_i = X_(in/10), 0 <= gamma <= "
+          "d_i^l: P(d_i in [d_i^l - gamma/2, d_i^l + gamma/2]) >= N_1 + N_2 - 1",
     source=S_N1, kind="inequality",
     lhs=order_stat_in(n_, m_, _phi(_D_I - gam / 2), _phi(_D_I + gam / 2)),
     rhs=_N1 + _N2 - 1, relation=">=",
     conditions=(sp.Ge(i, 1), sp.Le(i, 9), sp.Le(gam, _D_I)), expected=False,
     counterexample={r: 1, i: 5, gam: 0},
-    note="At gamma = 0 (allowed: gamma in [0, d_i^l], and d_5^l = 0 leaves only gamma = 0) the interval is the point "
+    illustration={r: 1, i: 7, gam: sp.Rational(1, 10)},
+    note="N_1 = (2 pi)^{-n/2} sum_{k=0}^{in/10} C(n,k) (int_{-oo}^{d_i^l} e^{-t^2/2} dt)^k (int_{d_i^l}^{oo} "
+         "e^{-t^2/2} dt)^{n-k} = B(in/10; n, i/10) and N_2 = (2 pi)^{-n/2} sum_{k=0}^{(10-i)n/10} C(n,k) "
+         "(int_{d_i^l}^{oo} e^{-t^2/2} dt)^k (int_{-oo}^{d_i^l} e^{-t^2/2} dt)^{n-k} = B((10-i)n/10; n, 1 - i/10), the "
+         "printed sums (pd.normal.deciles). The illustration n = 10, i = 7, gamma = 1/10 (inside [0, d_7^l], "
+         "d_7^l = 0.524) gives the probability 0.0926 against the bound C(10, 7) 0.7^7 0.3^3 = 0.2668. "
+         "At gamma = 0 (allowed: gamma in [0, d_i^l], and d_5^l = 0 leaves only gamma = 0) the interval is the point "
          "d_i^l, of probability 0; the printed integrals stop at d_i^l itself, so the bound does not depend on gamma "
          "and is 2 B(5; 10, 1/2) - 1 = 63/256 at n = 10, i = 5.")
 _N_S2 = bcdf(n_ - m_, n_, 1 - p2)
 _n_corrected = Claim(
     id="pd.normal.empirical_decile",
-    title="Lemme 2.2.4.2, corrected: for n values of a continuous law with F(d - gamma/2) = p_l <= F(d + gamma/2) = p_u "
-          "(for N(0, 1): p_l, p_u = Phi(d_i^l -+ gamma/2)), P(d_i in [d - gamma/2, d + gamma/2]) >= 1 - "
-          "B(m; n, p_u) - B(n - m; n, 1 - p_l)",
+    title="Lemme 2.2.4.2, corrected: d_i = X_(m), m = in/10, of n = 10r values of a continuous F: P(d_i in [d - gamma/2, "
+          "d + gamma/2]) >= 1 - B(m; n, F(d + gamma/2)) - B(n - m; n, 1 - F(d - gamma/2))",
     source=S_N1, kind="inequality",
     lhs=bcdf(m_ - 1, n_, p2) - bcdf(m_ - 1, n_, p1), rhs=1 - bcdf(m_, n_, p1) - _N_S2,
     relation=">=", conditions=(sp.Ge(i, 1), sp.Le(i, 9), sp.Le(p2, p1), sp.Le(p1, 1)),
@@ -229,30 +249,52 @@ _n_corrected = Claim(
                                                      (sp.Rational(ii, 10), sp.Rational(ii, 10)))],
                                   scope="n in {10, 20}, i = 1..9, (p_l, p_u) in {(i/10 - 1/50, i/10 + 1/30), "
                                         "(i/10, i/10)}: evaluated exactly"),
-    note="p_1 = p_u = F(d + gamma/2), p_2 = p_l = F(d - gamma/2). The same union bound as pd.unif.empirical_decile; "
+    note="p_1 = p_u = F(d + gamma/2), p_2 = p_l = F(d - gamma/2), 0 < p_l <= p_u <= 1, 1 <= i <= 9; for N(0, 1), "
+         "d = d_i^l and p_l, p_u = Phi(d_i^l -+ gamma/2); B(c; n, p) = sum_{k=0}^{c} C(n,k) p^k (1 - p)^{n-k}. "
+         "The same union bound as pd.unif.empirical_decile; "
          "the probability integral transform makes it distribution-free.")
 erratum("pd.erratum.normal_empirical_decile", _n_printed, _n_corrected,
         "For a single-valued empirical decile. Appendix A.1 repeats the argument of Lemme 2.2.3.1 (the good events "
         "taken for the bad ones) and stops its integrals at d_i^l instead of d_i^l +- gamma/2, so the bound does not "
-        "depend on gamma. At n = 10, i = 7, gamma = 1/10 the bound is C(10, 7) 0.7^7 0.3^3 = 0.267 while "
+        "depend on gamma. At n = 10, i = 7, gamma = 1/10 (the printed claim's illustration, checked by the engine) the "
+        "bound is C(10, 7) 0.7^7 0.3^3 = 0.267 while "
         "P(X_(7) in [d_7^l - 0.05, d_7^l + 0.05]) = 0.093 (X_(8): 0.093; weighted rules 0.10-0.103); the engine's "
         "exact counterexample is i = 5, where d_5^l = 0 leaves gamma = 0 and the event {d_5 = 0} has probability 0 "
         "against 63/256. Moving the limits to d_i^l +- gamma/2 does not rescue the display (0.172 > 0.103 at i = 7): "
         "the error is the events'. Read as 'the interval of empirical deciles meets I' the display holds.",
-        readings=("pd.reading.empirical_decile",))
+        readings=("pd.reading.empirical_decile",),
+        printed_text='Soit gamma in [0, d_i^l]. [...] On pose alors A = "il y a au moins in/10 valeurs plus petites que '
+                     'd_i^l + gamma/2" et B = "il y a au moins (10-i)n/10 valeurs plus grandes que d_i^l - gamma/2". On a '
+                     'alors P(d_i in [d_i^l - gamma/2, d_i^l + gamma/2]) = 1 - P(A u B) >= 1 - P(A) - P(B) = '
+                     'sum_{k=0}^{in/10} C(n,k) (int_{-oo}^{d_i^l} (1/sqrt(2 pi)) exp(-t^2/2) dt)^k '
+                     '(int_{d_i^l}^{+oo} (1/sqrt(2 pi)) exp(-t^2/2) dt)^{n-k} + sum_{k=0}^{(10-i)n/10} C(n,k) '
+                     '(int_{d_i^l}^{+oo} (1/sqrt(2 pi)) exp(-t^2/2) dt)^k '
+                     '(int_{-oo}^{d_i^l} (1/sqrt(2 pi)) exp(-t^2/2) dt)^{n-k} - 1',
+        corrected_text="Soit gamma >= 0 et d_i = X_(in/10), la (in/10)-ième plus petite des n valeurs (n multiple de 10). "
+                       "On a alors P(d_i in [d_i^l - gamma/2, d_i^l + gamma/2]) >= 1 - sum_{k=0}^{in/10} C(n,k) "
+                       "(int_{-oo}^{d_i^l + gamma/2} phi)^k (int_{d_i^l + gamma/2}^{+oo} phi)^{n-k} - "
+                       "sum_{k=0}^{(10-i)n/10} C(n,k) (int_{d_i^l - gamma/2}^{+oo} phi)^k "
+                       "(int_{-oo}^{d_i^l - gamma/2} phi)^{n-k}, avec phi(t) = exp(-t^2/2)/sqrt(2 pi). "
+                       "[English] Let gamma >= 0 and d_i = X_(in/10), the (in/10)-th smallest of the n values (n a "
+                       "multiple of 10), 1 <= i <= 9. Then P(d_i in [d_i^l - gamma/2, d_i^l + gamma/2]) >= "
+                       "1 - B(in/10; n, Phi(d_i^l + gamma/2)) - B((10-i)n/10; n, 1 - Phi(d_i^l - gamma/2)), "
+                       "B(c; n, p) = sum_{k=0}^{c} C(n,k) p^k (1 - p)^{n-k}: the printed sums with their limits moved "
+                       "from d_i^l to d_i^l + gamma/2 and d_i^l - gamma/2, both subtracted from 1.")
 
+c_lim = sp.Symbol("c", real=True)     # the common limit d_i^l + gamma/2 of the zero-width integrals
 claim(id="pd.normal.theorem",
-      title="Théorème 2.2.4.1 (Appendix A.3) as printed: the second sum of its mu has the zero-width integrals "
-            "int_{d + gamma/2}^{d + gamma/2}, so it equals sum_{k<=alpha} C(n,k) 0^k 1^{n-k} = 1; hence mu >= 1 and "
-            "the bound 1 - beta - eta - mu <= -beta - eta is negative: the theorem holds but says nothing",
+      title="Théorème 2.2.4.1 (A.3) as printed, the second sum of mu, with zero-width integrals: "
+            "sum_{k=0}^{alpha} C(n,k) (int_c^c e^{-t^2/2} dt)^k (1 - int_c^c e^{-t^2/2} dt)^{n-k} = 1",
       source=S_NT, kind="identity",
-      lhs=sp.Sum(sp.binomial(nn_, j) * sp.Integral(sp.exp(-t**2 / 2), (t, gam, gam))**j
-                 * (1 - sp.Integral(sp.exp(-t**2 / 2), (t, gam, gam)))**(nn_ - j), (j, 0, al)),
+      lhs=sp.Sum(sp.binomial(nn_, j) * sp.Integral(sp.exp(-t**2 / 2), (t, c_lim, c_lim))**j
+                 * (1 - sp.Integral(sp.exp(-t**2 / 2), (t, c_lim, c_lim)))**(nn_ - j), (j, 0, al)),
       rhs=1,
-      enumeration=lambda c: exhaust(c, [{nn_: nv, al: av, gam: g} for nv in (1, 10, 50) for av in (0, 3, 60)
+      enumeration=lambda c: exhaust(c, [{nn_: nv, al: av, c_lim: g} for nv in (1, 10, 50) for av in (0, 3, 60)
                                         for g in (sp.Integer(0), sp.Rational(1, 2))],
-                                    scope="n in {1, 10, 50}, alpha in {0, 3, 60}, the limit d + gamma/2 in {0, 1/2}"),
-      note="gamma here stands for the common limit d_i^l + gamma/2. With the limits of Appendix A.2 (reading "
+                                    scope="n in {1, 10, 50}, alpha in {0, 3, 60}, the limit c = d + gamma/2 in {0, 1/2}"),
+      note="c = d_i^l + gamma/2, the common limit. Since this sum is 1, mu >= 1 and the "
+           "bound 1 - beta - eta - mu <= -beta - eta is negative when eta >= 0: the theorem holds but says nothing "
+           "(not checked here). With the limits of Appendix A.2 (reading "
            "pd.reading.normal_interval_limits) mu is the bound of pd.normal.interval_counts and the theorem is the "
            "uniform one with normal interval probabilities, open to the same remarks (pd.finding.uniform_theorem).")
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import sympy as sp
 
 from ..engine.core import Source, all_of, cite, citation, claim, finding, reading
+from ..engine.notation import defined
 from ..engine.proofs import Parametrization, conclude
 from .common import DOC, eps, laplace_density
 
@@ -33,13 +34,14 @@ d = sp.Symbol("d", integer=True, positive=True)
 steps = sp.Symbol("k", integer=True, positive=True)       # the number of queries ('steps', called k)
 
 claim(id="pd.hm.composition",
-      title="Théorème 2.2.1.1: HistogramMethod is eps-DP: its nine AboveThreshold calls are each eps/9-DP "
-            "(Théorème 2.1.0.1 on sensitivity-1 counts, pd.def.count_sensitivity) and compose to "
+      title="Théorème 2.2.1.1, proof, the budget: the nine AboveThreshold calls at eps/9 each add up to "
             "sum_{d=1}^{9} eps/9 = eps",
       source=S_HM, kind="identity", lhs=sp.Sum(eps / 9, (d, 1, 9)), rhs=eps,
       proof=lambda c: all_of(cite("basic_composition", "nine mechanisms on the same database, eps/9 each"),
                              conclude(c)),
-      note="The privacy of AboveThreshold does not depend on the number of queries, so it holds for the printed "
+      note="With Théorème 2.1.0.1 (each call on sensitivity-1 counts, pd.def.count_sensitivity, is eps/9-DP) and "
+           "basic composition (cited), this makes HistogramMethod eps-DP, as the theorem states. "
+           "The privacy of AboveThreshold does not depend on the number of queries, so it holds for the printed "
            "pseudo-code too, whose query list grows from call to call (pd.finding.hm_pseudocode).")
 
 # == Lemme 2.2.1.1 ==========================================================================================
@@ -47,71 +49,78 @@ x = sp.Symbol("x", nonnegative=True)
 x_pos = sp.Symbol("x", positive=True)
 tt = sp.Symbol("t", real=True)
 beta = sp.Symbol("beta", positive=True)
-alpha = 8 * (sp.log(steps) + sp.log(2 / beta)) / eps      # the printed alpha, k the number of queries
+# the printed alpha, k the number of queries; kept as the paper's notation, the engine unfolds it
+alpha = defined(r"\alpha", 8 * (sp.log(steps) + sp.log(2 / beta)) / eps)
 
 claim(id="pd.hm.laplace_tail",
-      title="Lemme 2.2.1.1, proof: a Laplace variable of scale s has P(|X| >= x) = e^{-x/s} (x > 0); at x = alpha/2 "
-            "this is e^{-eps alpha/4} for the threshold noise (s = 2/eps) and e^{-eps alpha/8} for a query noise "
-            "(s = 4/eps)",
+      title="Lemme 2.2.1.1, proof: for X ~ Lap(2/eps), P(|X| >= x) = int_x^oo l_2 + int_{-oo}^{-x} l_2 = "
+            "e^{-eps x/2}, x > 0",
       source=S_LEMMA, kind="identity",
       lhs=sp.Integral(laplace_density(tt, 2 / eps), (tt, x_pos, sp.oo))
       + sp.Integral(laplace_density(tt, 2 / eps), (tt, -sp.oo, -x_pos)),
       rhs=sp.exp(-eps * x_pos / 2),
-      note="Checked for the scale 2/eps; the scale 4/eps is the same computation with eps/2 in place of eps.")
+      note="l_2(t) = (eps/4) e^{-eps |t|/2}, the density of the threshold noise. At x = alpha/2 this is the printed "
+           "e^{-eps alpha/4}. Checked for the scale 2/eps only; a query noise (scale 4/eps) is the same computation "
+           "with eps/2 in place of eps, giving e^{-eps alpha/8}.")
 
 # beta^2/(4k^2) - beta/2 = -beta (2(k^2 - 1) + beta (1 + 2(1/beta - 1)))/(4k^2): both terms in the bracket >= 0
 _CERT = -beta * (2 * (steps**2 - 1) + beta * (1 + 2 * (1 / beta - 1))) / (4 * steps**2)
 
 claim(id="pd.hm.threshold_tail",
-      title="Lemme 2.2.1.1, proof: with alpha = 8(log k + log(2/beta))/eps, P(|T - T^| >= alpha/2) = e^{-eps alpha/4} "
-            "= (beta/(2k))^2 <= beta/2 for k >= 1 queries and beta in ]0, 1[",
+      title="Lemme 2.2.1.1, proof: e^{-eps alpha/4} <= beta/2 for alpha = 8(log k + log(2/beta))/eps, k >= 1, "
+            "0 < beta < 1",
       source=S_LEMMA, kind="inequality", lhs=sp.exp(-eps * alpha / 4), rhs=beta / 2, relation="<=",
       conditions=(sp.Lt(beta, 1),),
       proof=lambda c: conclude(c, Parametrization({beta: 1 / (1 + x)}, {x: 1 / beta - 1}),
                                certificate=_CERT),
-      note="The certificate (beta/(2k))^2 - beta/2 = beta (beta - 2k^2)/(4k^2) < 0 since beta < 1 <= 2k^2.")
+      note="e^{-eps alpha/4} = (beta/(2k))^2 is P(|T - T^| >= alpha/2) for the threshold noise (pd.hm.laplace_tail at "
+           "x = alpha/2). The certificate (beta/(2k))^2 - beta/2 = beta (beta - 2k^2)/(4k^2) < 0 since beta < 1 <= 2k^2.")
 
 claim(id="pd.hm.query_tail",
-      title="Lemme 2.2.1.1, proof: the union bound over the k query noises, k P(|nu| >= alpha/2) = k e^{-eps alpha/8} "
-            "= beta/2 (printed 'k exp(-(-alpha eps/8))' and '= (k/k) beta/2')",
+      title="Lemme 2.2.1.1, proof: k e^{-eps alpha/8} = beta/2 for alpha = 8(log k + log(2/beta))/eps "
+            "(printed 'k exp(-(-alpha eps)/8) = ... = (k/k) beta/2')",
       source=S_LEMMA, kind="identity", lhs=steps * sp.exp(-eps * alpha / 8), rhs=beta / 2,
-      note="Reading pd.reading.query_tail_sign (the double minus). The sum runs over the k queries i = 1..k, as "
+      note="The statement keeps alpha as the paper writes it; the engine unfolds it before its check. k e^{-eps alpha/8} "
+           "is the union bound sum_{i=1}^{k} P(|nu_i| >= alpha/2) over the k query noises of scale 4/eps (not checked "
+           "here). Reading pd.reading.query_tail_sign (the double minus). The sum runs over the k queries i = 1..k, as "
            "printed; with 0-based indices i <= k it would have k + 1 terms.")
 
 claim(id="pd.hm.accuracy_lemma",
-      title="Lemme 2.2.1.1: P(max_i |nu_i| < alpha/2 and |T - T^| < alpha/2) >= 1 - k e^{-eps alpha/8} - "
-            "e^{-eps alpha/4} >= 1 - beta (union bound) for alpha = 8(log k + log(2/beta))/eps, k >= 1 queries, "
-            "beta in ]0, 1[",
+      title="Lemme 2.2.1.1, proof, last step: 1 - k e^{-eps alpha/8} - e^{-eps alpha/4} >= 1 - beta for "
+            "alpha = 8(log k + log(2/beta))/eps, k >= 1, 0 < beta < 1",
       source=S_LEMMA, kind="inequality",
       lhs=1 - steps * sp.exp(-eps * alpha / 8) - sp.exp(-eps * alpha / 4), rhs=1 - beta, relation=">=",
       conditions=(sp.Lt(beta, 1),),
       proof=lambda c: all_of(cite("union_bound", "the complement of the event is the union of the k + 1 tail events"),
                              conclude(c, Parametrization({beta: 1 / (1 + x)}, {x: 1 / beta - 1}),
                                       certificate=-_CERT)),
-      note="Reading pd.reading.accuracy_k: k is the number of queries (Dwork and Roth 2014, Thm 3.24), not the output "
+      note="By the union bound (cited) the left-hand side is a lower bound on P(max_i |nu_i| < alpha/2 and "
+           "|T - T^| < alpha/2), which gives (1) of the proof, P >= 1 - beta. "
+           "Reading pd.reading.accuracy_k: k is the number of queries (Dwork and Roth 2014, Thm 3.24), not the output "
            "of AboveThreshold as printed. On this event the lemma's conclusion follows: pd.hm.accuracy_reduction.")
 
 T_, Th_, val, al = sp.symbols("T T^ v alpha", real=True)
 _r1, _r2, _r3 = (sp.Symbol(f"r_{j}", nonnegative=True) for j in (1, 2, 3))
 _rp = sp.Symbol("r", positive=True)
 claim(id="pd.hm.accuracy_reduction",
-      title="Lemme 2.2.1.1, proof: an earlier query that did not fire has f_i(x) + nu_i <= T^, and T^ <= T + |T - T^| "
-            "< T + alpha when |T - T^| < alpha, so f_i(x) + nu_i < T + alpha (the firing query likewise "
-            "f_k(x) + nu_k > T^ >= T - |T - T^| > T - alpha)",
+      title="Lemme 2.2.1.1, proof: v < T + alpha when v <= T^, T^ <= T + r and 0 <= r < alpha (v = f_i(x) + nu_i of "
+            "a query that did not fire, r = |T - T^|)",
       source=S_LEMMA, kind="inequality", lhs=val, rhs=T_ + al, relation="<",
       conditions=(sp.Le(val, Th_), sp.Le(Th_, T_ + _r3), sp.Lt(_r3, al)),
       proof=lambda c: conclude(c, Parametrization({val: T_ + _r3 - _r2 - _r1, Th_: T_ + _r3 - _r2, al: _r3 + _rp},
                                                   {_r1: Th_ - val, _r2: T_ + _r3 - Th_, _rp: al - _r3})),
-      note="v = f_i(x) + nu_i; r_3 = |T - T^|. Only the threshold noise is used: the statement of the lemma is "
+      note="v = f_i(x) + nu_i; r = r_3 = |T - T^|. The firing query is the mirror case, f_k(x) + nu_k > T^ >= "
+           "T - |T - T^| > T - alpha (not checked separately). Only the threshold noise is used: the statement of the lemma is "
            "about the noisy values f_i(x) + nu_i, while the proof's displays bound the values y_i with |nu_i| "
            "(pd.finding.accuracy_statement).")
 
 claim(id="pd.hm.complexity",
-      title="Section 2.2.2: the printed pseudo-code never clears its query list, so the d-th call evaluates d k "
-            "counts: sum_{d=1}^{9} d k = 45 k counts of O(n) each, against 9 k for the intended method; O(n k) "
-            "either way, as printed",
+      title="Section 2.2.2, the count of count-queries of the printed pseudo-code (d k at the d-th call): "
+            "sum_{d=1}^{9} d k = 45 k",
       source=S_COST, kind="identity", lhs=sp.Sum(d * steps, (d, 1, 9)), rhs=45 * steps,
-      note="All steps cumulative counts come from one sort, O(n log n + k), then O(k) per decile: the cost of "
+      note="The printed pseudo-code never clears its query list, so the d-th call evaluates d k counts, 45 k counts "
+           "of O(n) each in all, against 9 k for the intended method: O(n k) either way, as printed. "
+           "All steps cumulative counts come from one sort, O(n log n + k), then O(k) per decile: the cost of "
            "numeric.histogram_deciles.")
 
 # == readings and findings ==================================================================================

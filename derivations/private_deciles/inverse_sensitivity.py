@@ -70,32 +70,35 @@ def _lipschitz_points():
 
 
 claim(id="pd.isens.length",
-      title="Définitions 3.1.0.1 and 3.1.0.3 for the median on a grid: the (rho-smooth) length changes by at most 1 "
-            "between neighbouring databases, |len^rho(x, t) - len^rho(x', t)| <= 1, the fact the proof of "
-            "Théorème 3.1.0.1 uses",
+      title="Définitions 3.1.0.1 and 3.1.0.3, the median on the grid {0, 1, 2, 3}: (len^rho(x, t) - len^rho(x', t))^2 "
+            "<= 1 for neighbours x, x' of 1 to 3 entries, rho in {0, 1}",
       source=S_DEF, kind="inequality", lhs=(Lx - Lxp)**2, rhs=1, relation="<=",
       enumeration=lambda c: exhaust(c, _lipschitz_points(),
                                     scope="every database of 1 to 3 entries in {0, 1, 2, 3}, every neighbour (one entry "
                                           "replaced), every t in {0, 1, 2, 3}, rho in {0, 1}: lengths by brute force "
                                           "over all databases"),
-      note="Squared to state |L - L'| <= 1 without an absolute value. The median is X_(ceil(n/2)). In general the "
+      note="Squared to state |L - L'| <= 1 without an absolute value: the fact the proof of Théorème 3.1.0.1 uses, here "
+           "checked by brute force on the small universe of the label only. The median is X_(ceil(n/2)). In general the "
            "triangle inequality of the Hamming distance gives it: a database at distance len(x', t) from x' with "
            "quantile t is at distance at most len(x', t) + 1 from x.")
 
 _u, _v, _w = (sp.Symbol(s, nonnegative=True) for s in ("u", "v", "w"))
 lZ, lZp = sp.symbols("lnZ lnZ'", real=True)
 claim(id="pd.isens.epsilon_dp",
-      title="Théorème 3.1.0.1 (the rho-smooth inverse-sensitivity mechanism is eps-DP), the density bound: with "
-            "len^rho(x, t) >= len^rho(x', t) - 1 and the normalisers ln Z(x) >= ln Z(x') - eps/2 (every "
-            "len^rho(x, s) <= len^rho(x', s) + 1), ln density_x(t) = -len^rho(x, t) eps/2 - ln Z(x) <= eps + "
-            "ln density_x'(t)",
+      title="Théorème 3.1.0.1, proof, density bound: -L eps/2 - ln Z(x) <= eps - L' eps/2 - ln Z(x') if L >= L' - 1, "
+            "ln Z(x) >= ln Z(x') - eps/2 (L = len^rho(x, t))",
       source=S_THM, kind="inequality", lhs=-Lx * eps / 2 - lZ, rhs=eps - Lxp * eps / 2 - lZp, relation="<=",
       conditions=(sp.Ge(Lx, Lxp - 1), sp.Ge(lZ, lZp - eps / 2)),
       proof=lambda c: all_of(cite("integral_monotonicity", "Z(x) = int exp(-len^rho(x, s) eps/2) dmu(s) >= "
                                                            "e^{-eps/2} Z(x') pointwise in s"),
                              conclude(c, Parametrization({Lx: Lxp - 1 + _u, lZ: lZp - eps / 2 + _w},
                                                          {_u: Lx - Lxp + 1, _w: lZ - lZp + eps / 2}))),
-      note="The lengths are integers (len^rho takes values in N), Z(x) > 0. Integrated over a set S the bound gives "
+      note="L = len^rho(x, t), L' = len^rho(x', t). Both sides are log-densities of the rho-smooth "
+           "inverse-sensitivity mechanism, ln density_x(t) = "
+           "-len^rho(x, t) eps/2 - ln Z(x) with the normaliser Z(x) = int exp(-len^rho(x, s) eps/2) dmu(s); "
+           "ln Z(x) >= ln Z(x') - eps/2 follows from every len^rho(x, s) <= len^rho(x', s) + 1 by monotonicity of the "
+           "integral (cited). The lengths are integers (len^rho takes values in N), Z(x) > 0. Integrated over a set S "
+           "(not checked here) the bound gives "
            "P(M(x) in S) <= e^eps P(M(x') in S). Reading pd.reading.isens_denominator.")
 
 
@@ -109,13 +112,14 @@ def _monotone_points():
 
 
 claim(id="pd.isens.sample_monotone",
-      title="Définition 3.2.0.1: the median is sample-monotone: for f(x) <= s <= t or t <= s <= f(x), "
-            "len_f(x, s) <= len_f(x, t)",
+      title="Définition 3.2.0.1, the median on the grid {0, 1, 2, 3}: len_f(x, s) <= len_f(x, t) when f(x) <= s <= t or "
+            "t <= s <= f(x), x of 1 to 3 entries",
       source=S_MONO, kind="inequality", lhs=Lx, rhs=Lxp, relation="<=",
       enumeration=lambda c: exhaust(c, _monotone_points(),
                                     scope="every database of 1 to 3 entries in {0, 1, 2, 3} and every s, t in "
                                           "{0, 1, 2, 3}: lengths by brute force"),
-      note="Asi and Duchi (2020) state the definition for the analysis of the mechanism's near-optimality; the "
+      note="That is, the median is sample-monotone on this small universe (checked there only). "
+           "Asi and Duchi (2020) state the definition for the analysis of the mechanism's near-optimality; the "
            "report stops after the definition (Section 3.2 has no result).")
 
 reading("pd.reading.isens_denominator", S_THM,

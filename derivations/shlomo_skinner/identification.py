@@ -55,15 +55,15 @@ def _proof_marginal(c: Claim) -> Proof:
 
 
 claim(id="ss.sample_count_marginal",
-      title="Under F ~ Poisson(lambda) and Bernoulli sampling with probability pi, the sample count is "
-            "f ~ Poisson(lambda pi): sum over m >= 0 of P(F = f + m, f) = e^{-lambda pi} (lambda pi)^f / f!",
+      title="f ~ Poisson(lambda pi) under F ~ Poisson(lambda) and Bernoulli(pi) sampling, 0 < pi <= 1: sum_{m>=0} "
+            "P(F = f + m, f) = e^{-lambda pi} (lambda pi)^f / f!",
       source=S21, kind="identity", lhs=sp.Sum(joint_pmf(), (m, 0, sp.oo)), rhs=poisson_pmf(f, lam * pi),
       conditions=PI_RANGE, proof=_proof_marginal,
       note="The paper's 'f_j are independent Poisson distributed with mean mu_j = pi_j lambda_j' (Section 2.1).")
 
 claim(id="ss.predictive_law",
-      title="Predictive distribution: P(F = f + m | f) = P(F = f + m, f)/P(f) is the Poisson(lambda (1 - pi)) "
-            "pmf at m, whatever f (F - f given f is Poisson(lambda (1 - pi)))",
+      title="Predictive law, 0 < pi <= 1: P(F = f + m, f) / P(f) = e^{-lambda (1 - pi)} (lambda (1 - pi))^m / m! "
+            "for every f, i.e. F - f | f ~ Poisson(lambda (1 - pi))",
       source=S21, kind="identity", lhs=joint_pmf() / poisson_pmf(f, lam * pi), rhs=predictive_pmf(),
       conditions=PI_RANGE,
       note="The paper writes F_j | f_j ~ Poisson(lambda_j (1 - pi_j)); what is Poisson is the unsampled count "
@@ -78,7 +78,8 @@ def _risk_proof(c: Claim) -> Proof:
 
 
 claim(id="ss.p_population_unique",
-      title="P(F = 1 | f = 1) = sum over m >= 0 of [m = 0] P(F = 1 + m | f = 1) = exp(-lambda (1 - pi))",
+      title="P(F = 1 | f = 1) = sum over m >= 0 of [m = 0] P(F = 1 + m | f = 1) = exp(-lambda (1 - pi)), 0 < pi <="
+            " 1",
       source=S21_RISK, kind="identity",
       lhs=sp.Sum(sp.KroneckerDelta(m, 0) * predictive_pmf(), (m, 0, sp.oo)), rhs=sp.exp(-lam * (1 - pi)),
       conditions=PI_RANGE, proof=_risk_proof,

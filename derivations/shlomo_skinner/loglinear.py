@@ -40,28 +40,29 @@ def _cell_score(mu):
 
 
 claim(id="ss.loglinear_score",
-      title="Score of the model log(lambda_j) = z_j' beta with offset log(pi_j) (mu_j = pi_j e^{z_j' beta}): "
-            "d/d beta_r [f_j log(mu_j) - mu_j] = [f_j - pi_j e^{z_j' beta}] z_jr, the printed score equation "
-            "term by term",
+      title="One cell's score under log(lambda_j) = z_j' beta, mu_j = pi_j e^{z_j' beta}, 0 < pi_j <= 1: d/d "
+            "beta_r [f_j log(mu_j) - mu_j] = [f_j - pi_j e^{z_j' beta}] z_jr",
       source=S21_MODEL, kind="identity", lhs=_cell_score(pij * sp.exp(eta)),
       rhs=(f - pij * sp.exp(eta)) * z, conditions=(sp.Le(pij, 1),), proof=conclude_evaluation,
-      note="Summing over cells gives sum_j [f_j - pi_j exp(z_j' beta)] z_j = 0, the equations as printed; the "
+      note="The printed score equation, term by term. Summing over cells gives sum_j [f_j - pi_j exp(z_j' beta)] "
+           "z_j = 0, the equations as printed; the "
            "fitted values are then lambda_hat_j = exp(z_j' beta_hat) and mu_hat_j = pi_j lambda_hat_j.")
 
 erratum(
     "ss.loglinear_score_model",
     printed=Claim(id="ss.loglinear_score_model.printed",
-                  title="Section 2.1 as printed: under log(mu_j) = z_j' beta the score is "
-                        "sum_j [f_j - pi_j exp(z_j' beta)] z_j, term by term "
-                        "d/d beta_r [f_j log(mu_j) - mu_j] = [f_j - pi_j e^{z_j' beta}] z_jr",
+                  title="Section 2.1 as printed, one cell: under log(mu_j) = z_j' beta, d/d beta_r [f_j log(mu_j) "
+                        "- mu_j] = [f_j - pi_j e^{z_j' beta}] z_jr",
                   source=S21_MODEL, kind="identity", lhs=_cell_score(sp.exp(eta)),
                   rhs=(f - pij * sp.exp(eta)) * z, conditions=(sp.Le(pij, 1),),
                   counterexample={f: 1, z: 1, beta: 0, rest: 0, pij: sp.Rational(1, 2)}),
     corrected=Claim(id="ss.loglinear_score_mu",
-                    title="Under log(mu_j) = z_j' beta the score is sum_j [f_j - exp(z_j' beta)] z_j: "
-                          "d/d beta_r [f_j log(mu_j) - mu_j] = [f_j - e^{z_j' beta}] z_jr",
+                    title="One cell's score under log(mu_j) = z_j' beta: d/d beta_r [f_j log(mu_j) - mu_j] = [f_j "
+                          "- e^{z_j' beta}] z_jr",
                     source=S21_MODEL, kind="identity", lhs=_cell_score(sp.exp(eta)),
-                    rhs=(f - sp.exp(eta)) * z, proof=conclude_evaluation),
+                    rhs=(f - sp.exp(eta)) * z, proof=conclude_evaluation,
+                    note="Summed over the cells (the log-likelihood is a sum of the cells' terms) this gives the "
+                         "score equations sum_j [f_j - exp(z_j' beta)] z_j = 0 of the model as printed."),
     explanation="The three displays of the paragraph do not fit together. With the model as printed, "
                 "log(mu_j) = z_j' beta, the log-likelihood sum_j [f_j z_j' beta - exp(z_j' beta)] has the score "
                 "sum_j [f_j - exp(z_j' beta)] z_j; the printed equations carry an extra pi_j. At f_j = 1, z_j = 1, "
@@ -74,7 +75,15 @@ erratum(
                 "consistent: drop pi_j from the score equations (this claim), or read the model as log(lambda_j) = "
                 "z_j' beta. A typographical slip (the pi_j is legible in the extracted text, so it is not a "
                 "conversion artefact); the risk measures the paper goes on to use are unaffected once one "
-                "consistent pair is taken.")
+                "consistent pair is taken.",
+    printed_text="A log-linear model for the mu_j is expressed as: log(mu_j) = z_j' beta, where z_j is a design vector "
+                 "which denotes the main effects and interactions of the model for the key variables. The maximum "
+                 "likelihood estimator (MLE) beta-hat may be obtained by solving the score equations: "
+                 "sum_j [f_j - pi_j exp(z_j' beta)] z_j = 0.",
+    corrected_text="A log-linear model for the mu_j is expressed as: log(mu_j) = z_j' beta, where z_j is a design "
+                   "vector [...]. The maximum likelihood estimator (MLE) beta-hat may be obtained by solving the score "
+                   "equations: sum_j [f_j - exp(z_j' beta)] z_j = 0, the term of cell j being "
+                   "d/d beta_r [f_j log(mu_j) - mu_j] = [f_j - exp(z_j' beta)] z_jr.")
 
 # -- tau_1 and tau_2: sums over cells of the per-cell risk measures ----------------------------------------
 _j, _k = sp.symbols("j k", integer=True, positive=True)
@@ -96,19 +105,20 @@ _P_UNIQUE = sp.Sum(sp.KroneckerDelta(m, 0) * predictive_pmf(), (m, 0, sp.oo))   
 _MU_J = _lam[_j] * (1 - _pi[_j])
 
 claim(id="ss.tau1",
-      title="tau_1 = sum_j I(f_j = 1) P(F_j = 1 | f_j = 1), with P(F_j = 1 | f_j = 1) the predictive "
-            "series summed, is sum_j I(f_j = 1) exp(-lambda_j (1 - pi_j)) (any number k of cells)",
+      title="tau_1 = sum_{j=1}^{k} I(f_j = 1) P(F_j = 1 | f_j = 1), the predictive series summed, = sum_{j=1}^{k} "
+            "I(f_j = 1) exp(-lambda_j (1 - pi_j))",
       source=S21_TAU, kind="identity",
       lhs=sp.Sum(_UNIQUE * _in_cell(_P_UNIQUE), (_j, 1, _k)),
       rhs=sp.Sum(_UNIQUE * sp.exp(-_MU_J), (_j, 1, _k)), proof=_tau_proof,
-      note="The expected number of sample uniques that are population uniques, given the sample counts, under "
+      note="Proved for a symbolic number k of cells, term by term. The expected number of sample uniques that are "
+           "population uniques, given the sample counts, under "
            "the Poisson model; plugged in at lambda_hat_j (ss.loglinear_score) it is the estimator tau_1 hat.")
 
 _mu = sp.IndexedBase("mu", positive=True)                 # mu_j = lambda_j (1 - pi_j) > 0 (pi_j < 1)
 
 claim(id="ss.tau2",
-      title="tau_2 = sum_j I(f_j = 1) E(1/F_j | f_j = 1), with E(1/F_j | f_j = 1) the predictive series summed, "
-            "is sum_j I(f_j = 1) [1 - exp(-mu_j)]/mu_j, mu_j = lambda_j (1 - pi_j) > 0",
+      title="tau_2 = sum_{j=1}^{k} I(f_j = 1) E(1/F_j | f_j = 1), the predictive series summed, = sum_{j=1}^{k} "
+            "I(f_j = 1) [1 - exp(-mu_j)]/mu_j, mu_j = lambda_j (1 - pi_j) > 0",
       source=S21_TAU, kind="identity",
       lhs=sp.Sum(_UNIQUE * sp.Sum(poisson_pmf(m, _mu[_j]) / (1 + m), (m, 0, sp.oo)), (_j, 1, _k)),
       rhs=sp.Sum(_UNIQUE * (1 - sp.exp(-_mu[_j])) / _mu[_j], (_j, 1, _k)), proof=_tau_proof,

@@ -18,6 +18,7 @@ from fractions import Fraction
 import sympy as sp
 
 from ..engine.core import Claim, Proof, Source, all_of, cite, claim, erratum, finding, reading
+from ..engine.notation import defined, held
 from ..engine.proofs import conclude, conclude_evaluation, exhaust
 from .identification import DOC
 
@@ -95,13 +96,18 @@ _P = sp.IndexedBase(r"\Pr(\tilde{x}_i \mid x_i)", positive=True)
 _m1, _m2 = sp.symbols(r"M_{\tilde{x}_r\,x^{(1)}_r} M_{\tilde{x}_r\,x^{(2)}_r}", positive=True)
 _others = sp.Product(_P[_i], (_i, 1, _r - 1)) * sp.Product(_P[_i], (_i, _r + 1, _n_rec))
 
+# Pr[x~_s | x_s] by (4): the product of the records' factors, record r's being M[x~_r, x_r]
+_PR_REC1 = defined(r"\Pr[\tilde{x}_s \mid x^{(1)}_s]", _others * _m1)
+_PR_REC2 = defined(r"\Pr[\tilde{x}_s \mid x^{(2)}_s]", _others * _m2)
+
 claim(id="ss.record_ratio",
-      title="(4): for databases differing only in record r, Pr[x~_s | x^(1)_s] / Pr[x~_s | x^(2)_s] = "
-            "M[x~_r, x^(1)_r] / M[x~_r, x^(2)_r] (the other records' factors cancel)",
-      source=S4, kind="identity", lhs=(_others * _m1) / (_others * _m2), rhs=_m1 / _m2,
+      title="(4), x^(1)_s and x^(2)_s differing only in record r, all factors positive: Pr[x~_s | x^(1)_s] / "
+            "Pr[x~_s | x^(2)_s] = M[x~_r, x^(1)_r] / M[x~_r, x^(2)_r]",
+      source=S4, kind="identity", lhs=_PR_REC1 / _PR_REC2, rhs=_m1 / _m2,
       conditions=(sp.Le(_r, _n_rec),),
-      note="Positive factors; where M[x~_r, x^(2)_r] = 0 the ratio is infinite, which is the subject of the "
-           "claims below.")
+      note="Pr[x~_s | x^(k)_s] = prod_{i != r} Pr(x~_i | x_i) * M[x~_r, x^(k)_r] by (4); the factors of the other "
+           "records are the same for both databases and cancel. Positive factors; where M[x~_r, x^(2)_r] = 0 the "
+           "ratio is infinite, which is the subject of the claims below.")
 
 # -- the epsilon of the released table ----------------------------------------------------------------------
 E_TABLE = sp.Symbol(r"\varepsilon(\tilde{\mathbf f})", extended_real=True)
@@ -132,14 +138,14 @@ def _epsilon_points():
 
 
 claim(id="ss.misclassification_epsilon",
-      title="The epsilon of (1) for the released table f~ of n records is max over released categories j~ of "
-            "[ln max_j M[j~, j] - ln min_j M[j~, j]] (infinite if a row has a zero and a positive entry; rows of "
-            "zeros ignored): the paper's bound is attained",
+      title="2 x 2 M: the epsilon of (1) for the released table f~ is max over rows j~ of ln max_j M[j~, j] - ln "
+            "min_j M[j~, j] (+oo for a row with a zero and a positive entry; zero rows ignored)",
       source=S4, kind="identity", lhs=E_TABLE, rhs=EPSILON_M2, conditions=UNIT,
       enumeration=lambda c: exhaust(c, _epsilon_points(), scope=(
           "2 x 2 matrices M = [[a, b], [1 - a, 1 - b]], a, b in {0, 1/4, 1/2, 3/4, 1}, n in {1, 2, 3}; the "
           "maximum of (1) over every ordered pair of neighbouring f and every outcome, exact")),
-      note="The paper shows <= through the record-level ratio; the table, a function of the records, can only "
+      note="The paper's bound, attained. The paper shows <= through the record-level ratio; the table, a function "
+           "of the records, can only "
            "have a smaller epsilon, and the outcome f~ = n e_j~ from f^(1) = (n-1) e_c + e_j1 and "
            "f^(2) = (n-1) e_c + e_j2 attains the record-level ratio.")
 
@@ -216,7 +222,8 @@ def _convolution_proof(c: Claim) -> Proof:
 
 
 claim(id="ss.released_count_pmf_enumerated",
-      title="The corrected Pr[f~ | f] (k = 2) against every labelled outcome of the records",
+      title="k = 2, M = [[a, b], [1 - a, 1 - b]]: Pr[f~_1 = t | f] = sum_u f_1!/(u! (f_1 - u)!) a^u (1 - a)^{f_1 -"
+            " u} f_2!/((t - u)! (f_2 - t + u)!) b^{t - u} (1 - b)^{f_2 - t + u}",
       source=S4_COUNTS, kind="identity", lhs=P_TABLE, rhs=_MULTINOMIAL_SUM, conditions=UNIT + (sp.Le(_t, _f1 + _f2),),
       enumeration=lambda c: exhaust(c, _count_pmf_points(), scope=(
           "k = 2, f_1, f_2 <= 3, every t <= f_1 + f_2, five matrices (a, b) in {(1/2, 1/3), (1, 1/4), "
@@ -225,25 +232,35 @@ claim(id="ss.released_count_pmf_enumerated",
 erratum(
     "ss.released_count_pmf",
     printed=Claim(id="ss.released_count_pmf.printed",
-                  title="Pr[f~ | x_s] = sum over a in A of prod_j~ prod_j M[j~, j]^a[j~, j], as printed, at "
-                        "f = (2, 0), f~ = (1, 1): two labelled outcomes (1, 2) and (2, 1), one matrix a",
+                  title="As printed, Pr[f~ | x_s] = sum_{a in A} prod_{j~, j} M[j~, j]^{a[j~, j]}; at f = (2, 0), "
+                        "f~ = (1, 1), m = M[1,1]: 2 m (1 - m) (two labelled outcomes) = m (1 - m) (one matrix a)",
                   source=S4_COUNTS, kind="identity", lhs=_m * (1 - _m) + (1 - _m) * _m, rhs=_m * (1 - _m),
                   conditions=(sp.Le(_m, 1),), counterexample={_m: sp.Rational(1, 2)},
                   note="lhs: the two labelled outcomes, each of probability M[1,1] M[2,1] by (4); rhs: the printed "
                        "sum, whose only matrix is a = [[1, 0], [1, 0]]."),
     corrected=Claim(id="ss.released_count_pmf",
-                    title="Pr[f~ | f] = sum over a in A of prod_j [f_j! / prod_j~ a[j~, j]!] prod M[j~, j]^a[j~, j]: "
-                          "for k = 2 (u = a[1, 1], t = f~_1) the convolution of Binomial(f_1, a) and "
-                          "Binomial(f_2, b), the laws of the records of each category released as 1",
+                    title="Corrected law, k = 2: Pr[f~_1 = t | f], the convolution of Binomial(f_1, a) and "
+                          "Binomial(f_2, b), = sum_{u = a[1,1]} prod_j [f_j! / prod_j~ a[j~, j]!] prod M[j~, "
+                          "j]^{a[j~, j]}",
                     source=S4_COUNTS, kind="identity", lhs=_CONVOLUTION, rhs=_MULTINOMIAL_SUM,
-                    conditions=UNIT + (sp.Le(_t, _f1 + _f2),), proof=_convolution_proof),
+                    conditions=UNIT + (sp.Le(_t, _f1 + _f2),), proof=_convolution_proof,
+                    note="For k = 2 a matrix a with column sums f and row sums f~ is fixed by u = a[1, 1], and the "
+                         "factor prod_j f_j! / prod_j~ a[j~, j]! is C(f_1, u) C(f_2, t - u). The general-k formula is "
+                         "the same count (f_j! / prod_j~ a[j~, j]! labelled outcomes per matrix a), not checked here."),
     explanation="The records of category j released in category j~ can be any a[j~, j] of the f_j records: each "
                 "matrix a stands for prod_j f_j! / prod_j~ a[j~, j]! labelled outcomes, all with the printed "
                 "probability. At f = (2, 0), f~ = (1, 1) and M[1, 1] = 1/2 the probability is 1/2 (the outcomes "
                 "(1, 2) and (2, 1)); the printed sum gives 1/4, and summed over f~ it gives 3/4, not 1. Only the "
                 "support of the law (which f~ have positive probability) is used in the rest of Section 4, so the "
                 "conclusions drawn from it stand. The multinomial factors are not in the extracted text, and a "
-                "fraction of factorials does not vanish in the conversion without a trace.")
+                "fraction of factorials does not vanish in the conversion without a trace.",
+    printed_text="Then assuming again independent misclassification as in (3) we may write "
+                 "Pr[f~ | x_s] = sum_{a in A} prod_j~ prod_j M_{j~ j}^{a_{j~ j}}, where A is the set of possible values "
+                 "of a for which the vectors of row and column totals of a are f and f~, respectively.",
+    corrected_text="For k = 2, assuming independent misclassification as in (3): Pr[f~ | x_s] = sum_{a in A} prod_j "
+                   "[f_j! / prod_j~ a_{j~ j}!] prod_j~ M_{j~ j}^{a_{j~ j}}, where A is the set of matrices a with "
+                   "column totals f and row totals f~; this is the convolution of Binomial(f_1, M_11) and "
+                   "Binomial(f_2, M_12) at f~_1.")
 
 finding("ss.finding.a_margins", S4_COUNTS,
         "The paper defines a[j~, j] = sum_i I(x~_i = j~, x_i = j) and says 'the vectors of row and column totals of a "
@@ -254,11 +271,16 @@ finding("ss.finding.a_margins", S4_COUNTS,
 # -- sensitivity -----------------------------------------------------------------------------------------------
 _fj, _fl = sp.symbols("f_j f_l", integer=True, nonnegative=True)
 
+with sp.evaluate(False):
+    _SENSITIVITY = held(sp.Abs(_fj - (_fj - 1)) + sp.Abs(_fl - (_fl + 1)))
+
 claim(id="ss.sensitivity",
-      title="|f^(1) - f^(2)| = 2 for neighbours: moving one record from category j to category l changes f_j by -1 "
-            "and f_l by +1 and no other count, so sum_c |f^(1)_c - f^(2)_c| = |f_j - (f_j - 1)| + |f_l - (f_l + 1)| = 2",
-      source=S4_COUNTS, kind="identity", lhs=sp.Abs(_fj - (_fj - 1)) + sp.Abs(_fl - (_fl + 1)), rhs=2,
-      conditions=(sp.Ge(_fj, 1),), proof=conclude_evaluation)
+      title="One record moved from category j to l (f_j -> f_j - 1, f_l -> f_l + 1): |f_j - (f_j - 1)| + |f_l - "
+            "(f_l + 1)| = 2",
+      source=S4_COUNTS, kind="identity", lhs=_SENSITIVITY, rhs=2,
+      conditions=(sp.Ge(_fj, 1),), proof=conclude_evaluation,
+      note="The move changes f_j by -1 and f_l by +1 and no other count, so sum_c |f^(1)_c - f^(2)_c| is the sum "
+           "shown: the sensitivity |f^(1) - f^(2)| = 2 of the paper.")
 
 # -- bad outcomes -----------------------------------------------------------------------------------------------
 _mm = {(r, c): sp.Symbol(f"M_{{{r}{c}}}", nonnegative=True) for r in (1, 2, 3) for c in (2, 3)}
@@ -273,9 +295,8 @@ def _labelled_prob():
 
 
 claim(id="ss.not_bad_feasible_hall",
-      title="f~ (possible under f^(1)) has probability 0 under the neighbour f^(2) that moves a record from "
-            "category j to l iff some set T of categories with l in T, j not in T, has f~(N(T)) = f^(1)(T), N(T) "
-            "the released categories reachable from T (a tight Hall set)",
+      title="k = 3: f~ possible under f^(1) has probability 0 under the neighbour f^(2) moving a record from j to "
+            "l iff some T with l in T, j not in T has f~(N(T)) = f^(1)(T)",
       source=S4_BAD, kind="identity",
       lhs=sp.Piecewise((1, sp.Gt(sp.Symbol(r"\Pr[\tilde{\mathbf f} \mid \mathbf f^{(2)}]", nonnegative=True), 0)),
                        (0, True)),
@@ -299,13 +320,14 @@ erratum(
                        "2 - 2 I(M[j~,2] = 0) in {0, 2} for every M, and f~_3 = 0 equals 2 - 2 I(M[3,2] = 0) only if "
                        "M[3,2] = 0."),
     corrected=Claim(id="ss.not_bad_neighbour_law",
-                    title="At f^(1) = (0, 2, 0), f~ = (1, 1, 0), f^(2) = (0, 1, 1): Pr[f~ | f^(2)], summed over the "
-                          "labelled outcomes, is at most (M[1,2] + M[2,2]) (M[1,3] + M[2,3]), so it is 0 whenever "
-                          "column 3 puts no mass on {1, 2}, whatever row 3 holds: a condition on a column, which the "
-                          "single-row test of 'bad' does not see",
+                    title="At f~ = (1, 1, 0), f^(2) = (0, 1, 1), columns of M summing to 1: Pr[f~ | f^(2)] = "
+                          "M[1,2] M[2,3] + M[2,2] M[1,3] <= (M[1,2] + M[2,2]) (M[1,3] + M[2,3])",
                     source=S4_BAD, kind="inequality", lhs=_labelled_prob(),
                     rhs=(_mm[1, 2] + _mm[2, 2]) * (_mm[1, 3] + _mm[2, 3]), relation="<=", conditions=_COLUMNS,
-                    proof=conclude),
+                    proof=conclude,
+                    note="lhs: the record of category 2 released in 1 and that of category 3 in 2, or the other way "
+                         "round, by (4). So Pr[f~ | f^(2)] = 0 whenever column 3 puts no mass on {1, 2}, whatever row 3 "
+                         "holds: a condition on a column, which the single-row test of 'bad' does not see."),
     explanation="'Not bad' tests each released category on its own; whether f~ is possible under f^(2) is a "
                 "transportation (Hall) condition on sets of categories. With M = [[1/3, 1/3, 0], [1/3, 1/3, 0], "
                 "[1/3, 1/3, 1]] (columns: true categories), f^(1) = (0, 2, 0) and f~ = (1, 1, 0): f~ is not bad and "
@@ -314,7 +336,13 @@ erratum(
                 "theorem (Gale, 1957) f~ is possible under f^(2) iff f^(2)(T) <= f~(N(T)) for every set T of "
                 "categories; as f~ is possible under f^(1), this can fail only for T containing l and not j with "
                 "f~(N(T)) = f^(1)(T). The corrected notion of a good outcome is 'possible under every neighbour'; "
-                "the numeric layer computes the probability of the complement (pram_certificate).")
+                "the numeric layer computes the probability of the complement (pram_certificate).",
+    printed_text="we define an outcome f~ which could arise from f^(1) to be bad if, for some j~, "
+                 "f~_j~ = n - sum_{j in A_j~} f_j^(1) where A_j~ = {j | M_j~j = 0}. [...] If the outcome is not bad and "
+                 "f^(2) is defined such that |f^(1) - f^(2)| = 2 then Pr[f~ | f^(2)] [!=] 0.",
+    corrected_text="If the outcome is not bad and |f^(1) - f^(2)| = 2, Pr[f~ | f^(2)] may still be 0: at "
+                   "f^(1) = (0, 2, 0), f~ = (1, 1, 0), f^(2) = (0, 1, 1), Pr[f~ | f^(2)] = M_12 M_23 + M_22 M_13 <= "
+                   "(M_12 + M_22)(M_13 + M_23), which is 0 when column 3 of M puts no mass on categories 1 and 2.")
 
 
 def _support(M, f):
@@ -422,11 +450,12 @@ def _recoding_points():
 
 
 claim(id="ss.recoding_not_dp",
-      title="Recoding (categories 1..a merged into 1, the others shifted) is a column-stochastic M whose epsilon is "
-            "infinite for every a < k: epsilon-DP is not guaranteed",
+      title="Recoding (categories 1..a merged into 1, the others shifted), one record: the epsilon of (1) is "
+            "infinite when a < k",
       source=S4_METHODS, kind="identity", lhs=E_RECODE, rhs=sp.oo, conditions=(sp.Lt(_ar, _kr),),
       enumeration=lambda c: exhaust(c, _recoding_points(), scope="k <= 7, every a < k; one record, exact"),
-      note="Row 1 has ones in columns 1..a and zeros elsewhere. For a = k (everything merged) the release is "
+      note="So epsilon-DP is not guaranteed by recoding. Row 1 has ones in columns 1..a and zeros elsewhere. "
+           "For a = k (everything merged) the release is "
            "constant and 0-DP, the case ss.finite_epsilon turns on.")
 
 _s = sp.symbols("f_1:4", integer=True, positive=True)
@@ -436,16 +465,16 @@ _pairs = sp.binomial(_nsw, 2)
 erratum(
     "ss.swap_matrix",
     printed=Claim(id="ss.swap_matrix.printed",
-                  title="Random data swapping as printed: M[j1, j2] = M[j2, j1] = f_j1 f_j2 / C(n, 2), "
-                        "M[j, j] = C(f_j, 2) / C(n, 2) is a misclassification matrix in the sense of (3): "
-                        "column 1 sums to 1 (three categories, no zero counts)",
+                  title="Random data swapping as printed, M[j1, j2] = f_j1 f_j2 / C(n, 2) (j1 != j2), M[j, j] = "
+                        "C(f_j, 2) / C(n, 2), three categories, no zero count: column 1 sums to 1 as (3) requires",
                   source=S4_METHODS, kind="identity",
                   lhs=(sp.binomial(_s[0], 2) + _s[1] * _s[0] + _s[2] * _s[0]) / _pairs, rhs=1,
                   counterexample={_s[0]: 2, _s[1]: 1, _s[2]: 1}),
     corrected=Claim(id="ss.swap_matrix_column",
-                    title="The one-swap matrix M[j1, j2] = f_j1 / C(n, 2) (j1 != j2), M[j2, j2] = 1 - (n - f_j2) / C(n, 2) "
-                          "has columns summing to 1 (column 1 of three categories shown)",
-                    note="For one swap of a uniformly chosen pair of records, M[j1, j2] is the probability that a given "
+                    title="The one-swap matrix M[j1, j2] = f_j1 / C(n, 2) (j1 != j2), M[j2, j2] = 1 - (n - f_j2) /"
+                          " C(n, 2), three categories: column 1 sums to 1",
+                    note="Only column 1 is summed here; the other columns have the same form. For one swap of a "
+                         "uniformly chosen pair of records, M[j1, j2] is the probability that a given "
                          "record of category j2 is released as j1: it must be paired with one of the f_j1 records of "
                          "j1 (checked by enumeration in the tests).",
                     source=S4_METHODS, kind="identity",
@@ -454,13 +483,21 @@ erratum(
                 "to 1 over unordered pairs of categories, not down each column. At f = (2, 1, 1) column 1 sums to "
                 "(1 + 2 + 2)/6 = 5/6, and M[j, j] = C(f_j, 2)/C(n, 2) is 0 for a category with one record although "
                 "no count is zero. A record of category j2 changes to j1 exactly when it is paired with one of the "
-                "f_j1 records of j1 (probability f_j1 / C(n, 2)). The matrix also depends on the data f.")
+                "f_j1 records of j1 (probability f_j1 / C(n, 2)). The matrix also depends on the data f.",
+    printed_text="Let f_j be the number of records taking value j, as before, and assume counts f_j1 and f_j2 are "
+                 "positive, then: [M_{j1 j2} = M_{j2 j1} = f_j1 f_j2 / C(n, 2), M_jj = C(f_j, 2) / C(n, 2)] and, "
+                 "provided there are no zero counts of categories, there are no zero elements in the misclassification "
+                 "matrix.",
+    corrected_text="Let f_j be the number of records taking value j, as before; then M_{j1 j2} = f_j1 / C(n, 2) for "
+                   "j1 != j2 and M_{j2 j2} = 1 - (n - f_j2) / C(n, 2); with three categories its column 1 sums to 1, as "
+                   "(3) requires of every column.")
 
 _eps_sw = sp.Symbol("epsilon", positive=True)
 _g1, _g2 = sp.symbols("f_1 f_2", integer=True, nonnegative=True)
 _h1, _h2 = sp.symbols(r"\tilde{f}_1 \tilde{f}_2", integer=True, nonnegative=True)
 _fc = sp.Symbol("f_c", integer=True, nonnegative=True)
-_ii, _ij = sp.symbols("I(x_i=c) I(x_{i'}=c)", integer=True, nonnegative=True)
+_ii = sp.Symbol(r"\mathrm{I}(x_i = c)", integer=True, nonnegative=True)
+_ij = sp.Symbol(r"\mathrm{I}(x_{i'} = c)", integer=True, nonnegative=True)
 
 
 def _swap_law(ft1, ft2, f1, f2):
@@ -471,9 +508,8 @@ def _swap_law(ft1, ft2, f1, f2):
 erratum(
     "ss.swap_dp",
     printed=Claim(id="ss.swap_dp.printed",
-                  title="Section 4 as printed: random data swapping 'will guarantee epsilon-differential privacy': "
-                        "for the released counts f~, Pr[f~ | f^(1)] <= e^epsilon Pr[f~ | f^(2)] for some epsilon, with "
-                        "f^(1) = (f_1, f_2) and its neighbour f^(2) = (f_1 - 1, f_2 + 1), no count zero",
+                  title="Section 4 as printed, swapping 'will guarantee epsilon-DP', with Pr[f~ | f] = I(f~ = f): "
+                        "Pr[f~ | f^(1)] <= e^eps Pr[f~ | f^(2)], f^(1) = (f_1, f_2), f^(2) = (f_1 - 1, f_2 + 1)",
                   source=S4_METHODS, kind="inequality", lhs=_swap_law(_h1, _h2, _g1, _g2),
                   rhs=sp.exp(_eps_sw) * _swap_law(_h1, _h2, _g1 - 1, _g2 + 1), relation="<=",
                   conditions=(sp.Ge(_g1, 2), sp.Ge(_g2, 1)),
@@ -482,18 +518,27 @@ erratum(
                        "entry of the paper's swap matrix is positive under both, and f~ = (3, 2) has probability 1 "
                        "against 0."),
     corrected=Claim(id="ss.swap_dp_fails",
-                    title="A swap of records i and i' leaves every count unchanged: the released count of category c "
-                          "is f_c - I(x_i = c) - I(x_i' = c) + I(x_i' = c) + I(x_i = c) = f_c, so Pr[f~ | f] = I(f~ = f) "
-                          "and neighbouring databases, whose counts differ, have disjoint laws: no finite epsilon",
+                    title="A swap of records i and i' leaves the count of each category c unchanged: f_c - I(x_i ="
+                          " c) - I(x_i' = c) + I(x_i' = c) + I(x_i = c) = f_c",
                     source=S4_METHODS, kind="identity",
-                    lhs=sp.Add(_fc, -_ii, -_ij, _ij, _ii, evaluate=False), rhs=_fc),
+                    lhs=held(sp.Add(_fc, -_ii, -_ij, _ij, _ii, evaluate=False)), rhs=_fc,
+                    note="Record i leaves c if x_i = c and record i' enters it if x_i' = c (and the other way "
+                         "round), hence the four terms. So Pr[f~ | f] = I(f~ = f), and neighbouring databases, "
+                         "whose counts differ, have disjoint laws: (1) fails for every finite epsilon "
+                         "(ss.swap_dp.printed, refuted at f = (3, 2))."),
     explanation="A swap exchanges the values of two records, so the released counts equal the true ones: "
                 "Pr[f~ | f] = 1 if f~ = f and 0 otherwise. Neighbouring databases have different counts, so at "
-                "f~ = f^(1) the ratio in (1) is 1/0 for every epsilon (at f = (3, 2): 1 <= e^epsilon * 0 fails). "
+                "f~ = f^(1) the ratio in (1) is 1/0 for every epsilon (at f = (3, 2): 1 <= e^epsilon times 0 fails). "
                 "Swapping also does not misclassify records independently, so (4) does not apply to it, and the "
                 "matrix it is given depends on the data (ss.swap_matrix). The paper's conclusion holds for "
                 "independent misclassification with a positive matrix, a model of swapping rather than swapping "
-                "itself.")
+                "itself.",
+    printed_text="[...] provided there are no zero counts of categories, there are no zero elements in the "
+                 "misclassification matrix. This strategy will guarantee epsilon-differential privacy as the "
+                 "denominator in (1) will now be positive.",
+    corrected_text="This strategy does not guarantee epsilon-differential privacy: a swap of records i and i' leaves "
+                   "the count of every category c unchanged, f_c - I(x_i = c) - I(x_i' = c) + I(x_i' = c) + "
+                   "I(x_i = c) = f_c, so the released counts are the true ones.")
 
 _v = sp.Symbol("v_1", nonnegative=True)
 _nv = sp.Symbol("n", integer=True, positive=True)
@@ -507,21 +552,30 @@ erratum(
                   conditions=UNIT + (sp.Le(_v, 1), sp.Eq(_v * a + (1 - _v) * (1 - a), _v),
                                      sp.Eq(_v * b + (1 - _v) * (1 - b), 1 - _v)),
                   counterexample={a: 1, b: sp.Rational(1, 2), _v: sp.Rational(1, 2)},
+                  illustration={a: sp.Rational(3, 4), b: sp.Rational(1, 2), _v: sp.Rational(1, 2)},
                   note="lhs: E[f~_1]/n = sum_j M[1, j] f_j / n by (3) and (4); the last two conditions are the two "
-                       "components of v M = v, v = (v_1, 1 - v_1)."),
+                       "components of v M = v, v = (v_1, 1 - v_1). Illustration with no zero entry: "
+                       "M = [[3/4, 1/2], [1/4, 1/2]], v = (1/2, 1/2): v M = v, but E[f~/n] = (5/8, 3/8)."),
     corrected=Claim(id="ss.pram_invariance_columns",
-                    title="With M as in (3), the matrices with M v' = v' (2 x 2, 0 < v_1 < 1: second column "
-                          "M[1,2] = v_1 (1 - a) / (1 - v_1)) keep the proportions: E[f~_1]/n, the sum of "
-                          "Pr(x~_i = 1 | x_i) over the n v_1 records of category 1 and the n (1 - v_1) of category 2, "
-                          "divided by n, is v_1",
+                    title="2 x 2 M as in (3), M[1,2] = v_1 (1 - a)/(1 - v_1), v_1 < 1: E[f~_1]/n = [n v_1 a + n (1"
+                          " - v_1) M[1,2]]/n = v_1, the first component of M v' = v'",
                     source=S4_METHODS, kind="identity",
                     lhs=(_nv * _v * a + _nv * (1 - _v) * (_v * (1 - a) / (1 - _v))) / _nv, rhs=_v,
-                    conditions=(sp.Le(a, 1), sp.Lt(_v, 1))),
+                    conditions=(sp.Le(a, 1), sp.Lt(_v, 1)),
+                    note="E[f~_1] is the sum of Pr(x~_i = 1 | x_i) = M[1, x_i] over the n v_1 records of category 1 and "
+                         "the n (1 - v_1) of category 2. M[1,2] = v_1 (1 - a)/(1 - v_1) is the 2 x 2 solution of "
+                         "M v' = v' with M[1,1] = a: matrices built to satisfy M v' = v' keep the expected proportions."),
     explanation="vM = v is the invariance condition for a PRAM matrix written by rows, P[k, l] = Pr(l | k) "
                 "(Gouweleeuw et al., 1998). Equation (3) writes M by columns, M[j1, j2] = Pr(x~ = j1 | x = j2), so "
                 "E[f~] = M f and invariance is M v' = v'. With M = [[1, 1/2], [0, 1/2]] and v = (1/2, 1/2), v M = v "
                 "but E[f~/n] = (3/4, 1/4). A transposition between two conventions; matrices built to satisfy vM = v "
-                "must be transposed before use in (3).")
+                "must be transposed before use in (3).",
+    printed_text="We can also require the property of invariance of the[ ]misclassification matrix: vM = v where v is "
+                 "the vector of sample proportions: v = (f_1/n, ..., f_k/n). This ensures that the perturbed marginal "
+                 "distribution will be similar to the original marginal distribution in the microdata.",
+    corrected_text="With M as in (3), whose columns sum to 1, the invariance property is M v' = v' (v written as a "
+                   "column): for k = 2, M_11 = a and M_12 = v_1 (1 - a)/(1 - v_1) with v_1 < 1, the expected "
+                   "perturbed proportion E[f~_1]/n equals v_1.")
 
 # -- (epsilon, delta) of the released table: the record profile, the structural-zero floor, and sampling ----------
 R_EPS = sp.Symbol("r", positive=True)                     # r = e^epsilon >= 1
@@ -593,8 +647,8 @@ def _floor_points():
 _SCOPE_2x2 = "2 x 2 matrices with a, b in {0, 1/3, 2/3, 1}, n in {1, 2, 3}"
 
 claim(id="ss.record_profile",
-      title="The (epsilon, delta) profile of the released table of n records is at most the record profile "
-            "delta_M(epsilon) = max over j1 != j2 of sum_j~ max(0, M[j~, j1] - e^epsilon M[j~, j2])",
+      title="2 x 2 M: the (eps, delta) profile of the released table is at most delta_M(eps) = max_{j1 != j2} "
+            "sum_j~ max(0, M[j~, j1] - e^eps M[j~, j2])",
       source=S4, kind="inequality", lhs=D_TABLE, rhs=PROFILE_M2, relation="<=",
       conditions=UNIT + (sp.Ge(R_EPS, 1),),
       enumeration=lambda c: exhaust(c, _profile_points(), scope=_SCOPE_2x2 + ", e^epsilon in {1, 3/2, 3}; the "
@@ -603,15 +657,16 @@ claim(id="ss.record_profile",
            "the table is a function of the records. Equality holds at n = 1.")
 
 claim(id="ss.structural_floor",
-      title="The structural-zero floor of delta for the released table (the mass of outcomes impossible under a "
-            "neighbour) is max over j1 != j2 of sum over {j~ : M[j~, j2] = 0} of M[j~, j1], whatever n >= 1",
+      title="2 x 2 M: the structural-zero floor of delta of the released table (mass impossible under a neighbour)"
+            " = max_{j1 != j2} sum_{j~: M[j~, j2] = 0} M[j~, j1]",
       source=S4, kind="identity", lhs=FLOOR_TABLE,
       rhs=sp.Max(*(sum((row[j1] * sp.Piecewise((1, sp.Eq(row[j2], 0)), (0, True)) for row in M2), sp.S.Zero)
                    for j1 in range(2) for j2 in range(2) if j1 != j2)),
       conditions=UNIT,
       enumeration=lambda c: exhaust(c, _floor_points(), scope=_SCOPE_2x2 + "; every ordered pair of neighbouring f, "
                                     "exact"),
-      note="<= because the table is a function of the records; attained by f^(1) = (n-1) e_j2 + e_j1 against "
+      note="The argument holds for every n >= 1 (checked for n <= 3). <= because the table is a function of the "
+           "records; attained by f^(1) = (n-1) e_j2 + e_j1 against "
            "f^(2) = n e_j2, whose outcomes all lie in the support of M[., j2].")
 
 # Bernoulli sampling before misclassification: each unit releases nothing (1 - p) or j~ (p M[j~, x])
@@ -662,23 +717,25 @@ _SCOPE_SAMPLED = ("2 x 2 matrices with a, b in {0, 1/3, 2/3, 1}, populations of 
                   "every ordered pair of neighbouring populations, exact")
 
 claim(id="ss.sampled_pram",
-      title="Bernoulli sampling with probability p before misclassification: the (epsilon, delta) profile of the "
-            "released table is at most p delta_M(epsilon), for every epsilon >= 0 (no response knowledge: the "
-            "release does not say who was sampled)",
+      title="2 x 2 M, Bernoulli(p) sampling before misclassification: the (eps, delta) profile of the released "
+            "table is at most p delta_M(eps), e^eps >= 1",
       source=Source(DOC, "Section 5 (the combined effect of sampling and perturbation, left to further work)"),
       kind="inequality", lhs=D_SAMPLED, rhs=_ps * PROFILE_M2, relation="<=",
       conditions=UNIT + (sp.Ge(R_EPS, 1), sp.Le(_ps, 1)),
       enumeration=lambda c: exhaust(c, _sampled_profile_points(), scope=_SCOPE_SAMPLED + ", e^epsilon in "
                                     "{1, 3/2, 3}"),
-      note="Per unit the release is 'nothing' with probability 1 - p, whatever its category, so the unit's "
+      note="No response knowledge: the release does not say who was sampled. Per unit the release is 'nothing' with "
+           "probability 1 - p, whatever its category, so the unit's "
            "profile is p delta_M(epsilon) + max(0, (1 - p)(1 - e^epsilon)) = p delta_M(epsilon); the table is a "
-           "function of the units' releases. The structural-zero floor becomes p times that of M.")
+           "function of the units' releases. The structural-zero floor becomes p times that of M. The argument "
+           "gives the bound for every epsilon >= 0; the enumeration checks e^epsilon in {1, 3/2, 3}.")
 
 claim(id="ss.sampled_pram_epsilon",
-      title="Bernoulli sampling does not lower the pure epsilon of misclassification: the released table of a "
-            "sampled population has the epsilon of M (attained when every unit is sampled)",
+      title="2 x 2 M, Bernoulli(p) sampling before misclassification: the epsilon of (1) for the released table "
+            "equals that of M (the formula of ss.misclassification_epsilon)",
       source=Source(DOC, "Section 5 (the combined effect of sampling and perturbation, left to further work)"),
       kind="identity", lhs=E_SAMPLED, rhs=EPSILON_M2, conditions=UNIT + (sp.Le(_ps, 1),),
       enumeration=lambda c: exhaust(c, _sampled_epsilon_points(), scope=_SCOPE_SAMPLED),
-      note="At f~ = N e_j~ (all N units sampled and released as j~) the laws of populations differing in one unit "
+      note="Bernoulli sampling does not lower the pure epsilon of misclassification. At f~ = N e_j~ (all N units "
+           "sampled and released as j~) the laws of populations differing in one unit "
            "have ratio M[j~, j1] / M[j~, j2]; what sampling buys is in delta (ss.sampled_pram).")

@@ -23,6 +23,7 @@ from math import comb
 import sympy as sp
 
 from ..engine.core import Claim, Proof, Source, all_of, claim, finding, mechanical, reading
+from ..engine.notation import defined, held
 from ..engine.proofs import Parametrization, conclude, conclude_evaluation, exhaust
 from .identification import DOC
 
@@ -90,23 +91,24 @@ _SCOPE_BER = ("every population of N <= 6 units over 3 cells (cell counts <= 3),
               "Pr summed over all 2^N samples, exact rationals")
 
 claim(id="ss.srs_pmf",
-      title="(2)(i): under simple random sampling of n = sum f_j of the N = sum F_j units, "
-            "Pr(f | x_U) = prod_j C(F_j, f_j) / C(N, n)",
+      title="(2)(i), 3 cells: under simple random sampling of n = sum f_j of the N = sum F_j units, Pr(f | x_U) = "
+            "prod_j C(F_j, f_j) / C(N, n)",
       source=S3_LAW, kind="identity", lhs=P_SRS,
       rhs=sp.Mul(*(sp.binomial(Fj, fj) for Fj, fj in zip(F, fs))) / sp.binomial(sum(F), sum(fs)),
       conditions=tuple(sp.Le(fj, Fj) for Fj, fj in zip(F, fs)),
       enumeration=lambda c: exhaust(c, _srs_points(), scope=_SCOPE_SRS),
-      note="The multivariate hypergeometric law: C(F_j, f_j) ways to choose the sampled units of cell j, among "
-           "C(N, n) equally likely samples.")
+      note="Stated for 3 cells, as the enumeration's populations. The multivariate hypergeometric law: C(F_j, f_j) "
+           "ways to choose the sampled units of cell j, among C(N, n) equally likely samples.")
 
 claim(id="ss.bernoulli_pmf",
-      title="(2)(ii): under Bernoulli sampling with probability p, "
-            "Pr(f | x_U) = prod_j C(F_j, f_j) p^{f_j} (1 - p)^{F_j - f_j}",
+      title="(2)(ii), 3 cells: under Bernoulli sampling with probability p < 1, Pr(f | x_U) = prod_j C(F_j, f_j) "
+            "p^{f_j} (1 - p)^{F_j - f_j}",
       source=S3_LAW, kind="identity", lhs=P_BER,
       rhs=sp.Mul(*(sp.binomial(Fj, fj) * p**fj * (1 - p)**(Fj - fj) for Fj, fj in zip(F, fs))),
       conditions=tuple(sp.Le(fj, Fj) for Fj, fj in zip(F, fs)) + (sp.Lt(p, 1),),
       enumeration=lambda c: exhaust(c, _bernoulli_points(), scope=_SCOPE_BER),
-      note="Each cell's count is Binomial(F_j, p), independently across cells.")
+      note="Stated for 3 cells, as the enumeration's populations. Each cell's count is Binomial(F_j, p), "
+           "independently across cells.")
 
 finding("ss.finding.srs_support", S3_LAW,
         "(2)(i) is stated for 0 <= f_j <= F_j only; it is the law of f on {0 <= f_j <= F_j, sum_j f_j = n}, which "
@@ -121,23 +123,27 @@ _Fc = sp.Symbol("F_j", integer=True, positive=True)
 _u = sp.Symbol("u", nonnegative=True)
 
 claim(id="ss.srs_pmf_normalised",
-      title="(2)(i) sums to 1: merging two cells, sum_{t=0}^{n} C(A, t) C(B, n - t) = C(A + B, n) "
-            "(Chu-Vandermonde), so the sum over the counts of k cells is C(N, n) by merging cells one at a time",
+      title="Chu-Vandermonde, the step merging two cells in the normalisation of (2)(i): sum_{t=0}^{n} C(A, t) "
+            "C(B, n - t) = C(A + B, n)",
       source=S3_LAW, kind="identity", lhs=sp.Sum(sp.binomial(_A, _t) * sp.binomial(_B, _n - _t), (_t, 0, _n)),
       rhs=sp.binomial(_A + _B, _n), proof=conclude_evaluation,
-      note="The identity is proved for symbolic A, B, n; the k-cell sum is k - 1 applications of it.")
+      note="The identity is proved for symbolic A, B, n. Not checked here: the sum of (2)(i) over the counts of k "
+           "cells with total n is C(N, n) by k - 1 applications of it (merging cells one at a time), so (2)(i) sums "
+           "to 1.")
 
 claim(id="ss.bernoulli_pmf_normalised",
-      title="(2)(ii) sums to 1 cell by cell, for 0 < p <= 1/2: sum_{f=0}^{F_j} C(F_j, f) p^f (1 - p)^{F_j - f} = 1",
+      title="One cell's factor of (2)(ii) sums to 1 for 0 < p <= 1/2: sum_{f=0}^{F_j} C(F_j, f) p^f "
+            "(1 - p)^{F_j - f} = 1",
       source=S3_LAW, kind="identity",
       lhs=sp.Sum(sp.binomial(_Fc, _t) * p**_t * (1 - p)**(_Fc - _t), (_t, 0, _Fc)), rhs=1,
       conditions=(sp.Le(p, sp.Rational(1, 2)),),
       proof=lambda c: conclude(c, Parametrization({p: 1 / (2 * (1 + _u))}, {_u: (1 - 2 * p) / (2 * p)})),
-      note="p = 1/(2(1 + u)), u >= 0, so that the closed form of the sum applies.")
+      note="p = 1/(2(1 + u)), u >= 0, so that the closed form of the sum applies. (2)(ii) is the product of the "
+           "cells' factors, so it sums to 1 over the box 0 <= f_j <= F_j when each factor does.")
 
 claim(id="ss.bernoulli_pmf_normalised_high",
-      title="(2)(ii) sums to 1 cell by cell, for 1/2 <= p < 1, summed over the number g = F_j - f of unsampled "
-            "units: sum_{g=0}^{F_j} C(F_j, g) (1 - p)^g p^{F_j - g} = 1",
+      title="One cell's factor of (2)(ii) sums to 1 for 1/2 <= p < 1, indexed by g = F_j - f: sum_{g=0}^{F_j} "
+            "C(F_j, g) (1 - p)^g p^{F_j - g} = 1",
       source=S3_LAW, kind="identity",
       lhs=sp.Sum(sp.binomial(_Fc, _t) * (1 - p)**_t * p**(_Fc - _t), (_t, 0, _Fc)), rhs=1,
       conditions=(sp.Le(sp.Rational(1, 2), p), sp.Lt(p, 1)),
@@ -149,19 +155,30 @@ claim(id="ss.bernoulli_pmf_normalised_high",
 _Fj = sp.Symbol("F_j", integer=True, positive=True)       # F_j^(1) = f_j >= 1
 _G, _g = sp.symbols("F_l f_l", integer=True, nonnegative=True)   # the cell l that receives the moved unit
 _N1, _n1 = sp.symbols("N n", integer=True, positive=True)
+# the factors of the other cells (and 1/C(N, n) under SRS) are the same under x^(1) and x^(2); positive, as f has
+# positive probability under x^(1)
+_REST_SRS = sp.Symbol(r"\prod_{c \neq j, l} \binom{F_c}{f_c} / \binom{N}{n}", positive=True)
+_REST_BER = sp.Symbol(r"\prod_{c \neq j, l} \binom{F_c}{f_c} p^{f_c} (1 - p)^{F_c - f_c}", positive=True)
+_PR_X2 = r"\Pr[\mathbf f \mid x^{(2)}_U]"
+_PR_X1 = r"\Pr[\mathbf f \mid x^{(1)}_U]"
 
 
 def _srs_ratio():
-    """Pr[f | x^(2)] / Pr[f | x^(1)] by (2)(i) at f_j = F_j^(1), with one unit of cell j moved to cell l in x^(2)."""
-    return ((sp.binomial(_Fj - 1, _Fj) * sp.binomial(_G + 1, _g)) / (sp.binomial(_Fj, _Fj) * sp.binomial(_G, _g)))
+    """Pr[f | x^(2)] / Pr[f | x^(1)] by (2)(i) at f_j = F_j^(1), with one unit of cell j moved to cell l in x^(2);
+    each law as printed (unevaluated), so that the engine's conclusion does the cancelling."""
+    with sp.evaluate(False):
+        x2 = sp.binomial(_Fj - 1, _Fj) * sp.binomial(_G + 1, _g) * _REST_SRS
+        x1 = sp.binomial(_Fj, _Fj) * sp.binomial(_G, _g) * _REST_SRS
+    return defined(_PR_X2, x2) / defined(_PR_X1, x1)
 
 
 def _ber_ratio():
     """The same ratio by (2)(ii)."""
     def law(Fj, G):
-        return (sp.binomial(Fj, _Fj) * p**_Fj * (1 - p)**(Fj - _Fj)
-                * sp.binomial(G, _g) * p**_g * (1 - p)**(G - _g))
-    return law(_Fj - 1, _G + 1) / law(_Fj, _G)
+        with sp.evaluate(False):
+            return (sp.binomial(Fj, _Fj) * p**_Fj * (1 - p)**(Fj - _Fj)
+                    * sp.binomial(G, _g) * p**_g * (1 - p)**(G - _g) * _REST_BER)
+    return defined(_PR_X2, law(_Fj - 1, _G + 1)) / defined(_PR_X1, law(_Fj, _G))
 
 
 def _not_dp_proof(c: Claim) -> Proof:
@@ -171,37 +188,56 @@ def _not_dp_proof(c: Claim) -> Proof:
 
 
 claim(id="ss.sampling_not_dp_srs",
-      title="Sampling is not epsilon-DP, (2)(i): at f_j = F_j^(1) >= 1, moving one unit of cell j to a cell l "
-            "gives Pr[f | x^(2)] / Pr[f | x^(1)] = 0, so no finite epsilon bounds the ratio the other way",
+      title="(2)(i) at f_j = F_j^(1) >= 1, x^(2) = x^(1) with one unit moved from cell j to cell l: Pr[f | "
+            "x^(2)_U] / Pr[f | x^(1)_U] = 0",
       source=S3_NOT_DP, kind="identity", lhs=_srs_ratio(), rhs=0, conditions=(sp.Le(_g, _G),),
       proof=_not_dp_proof,
-      note="F_j^(2) = F_j^(1) - 1 < f_j: the sample of x^(2) cannot contain f_j units of cell j.")
+      note="Pr[f | x^(2)_U] = C(F_j - 1, f_j) C(F_l + 1, f_l) prod_{c != j, l} C(F_c, f_c) / C(N, n) and "
+           "Pr[f | x^(1)_U] = C(F_j, f_j) C(F_l, f_l) prod_{c != j, l} C(F_c, f_c) / C(N, n) at f_j = F_j^(1), the "
+           "product over the other cells positive (f has positive probability under x^(1)). F_j^(2) = F_j^(1) - 1 "
+           "< f_j: the sample of x^(2) cannot contain f_j units of cell j. Hence (1) fails at this f for every "
+           "finite epsilon (Pr[f | x^(1)_U] > 0 while e^epsilon Pr[f | x^(2)_U] = 0): sampling is not epsilon-DP.")
 
 claim(id="ss.sampling_not_dp_bernoulli",
-      title="Sampling is not epsilon-DP, (2)(ii): at f_j = F_j^(1) >= 1, moving one unit of cell j to a cell l "
-            "gives Pr[f | x^(2)] / Pr[f | x^(1)] = 0 for every 0 < p < 1",
+      title="(2)(ii), 0 < p < 1, at f_j = F_j^(1) >= 1, x^(2) = x^(1) with one unit moved from cell j to cell l: "
+            "Pr[f | x^(2)_U] / Pr[f | x^(1)_U] = 0",
       source=S3_NOT_DP, kind="identity", lhs=_ber_ratio(), rhs=0, conditions=(sp.Le(_g, _G), sp.Lt(p, 1)),
-      proof=_not_dp_proof)
+      proof=_not_dp_proof,
+      note="Each law as printed in (2)(ii), cells j and l written out, the other cells' (common, positive) factor "
+           "kept as one symbol. F_j^(2) = F_j^(1) - 1 < f_j makes C(F_j - 1, f_j) = 0; hence (1) fails at this f "
+           "for every finite epsilon.")
 
 # -- the numerical example: threshold and cell size -----------------------------------------------------------
 _eps_ex, _delta_ex, _k_ex, _N_ex = sp.Rational(1, 3), sp.Rational(1, 3), 2**16, 10**6
 THRESHOLD = 2 / _eps_ex * sp.log(2 * _k_ex / _delta_ex)   # 2 eps^{-1} log(2k/delta), natural log
 
+# the threshold in the paper's notation, meaning 6 ln 393216 (kept unevaluated: the engine evaluates it)
+THRESHOLD_PRINTED = defined(r"2 \varepsilon^{-1} \ln(2k/\delta)", THRESHOLD)
+
+with sp.evaluate(False):
+    _THRESHOLD_ERROR = held(sp.Abs(THRESHOLD_PRINTED - sp.Rational(773, 10)))
+    _THRESHOLD_FLOOR = held(sp.floor(THRESHOLD_PRINTED))
+    _CELL_SIZE_ERROR = held(sp.Abs(sp.Integer(10)**6 / sp.Integer(2)**16 - sp.Rational(153, 10)))   # N/k - 15.3
+
 claim(id="ss.cm_threshold",
-      title="Numerical example: 2 epsilon^{-1} ln(2k/delta) = 6 ln 393216 at epsilon = delta = 1/3, k = 2^16, "
-            "which is 77.3 to one decimal: |6 ln 393216 - 77.3| < 0.05",
-      source=S3_EXAMPLE, kind="inequality", lhs=sp.Abs(THRESHOLD - sp.Rational(773, 10)), rhs=sp.Rational(1, 20),
+      title="Numerical example, eps = delta = 1/3, k = 2^16: the threshold 2 eps^{-1} ln(2k/delta) = 6 ln 393216 "
+            "is 77.3 to one decimal: |6 ln 393216 - 77.3| < 0.05",
+      source=S3_EXAMPLE, kind="inequality", lhs=_THRESHOLD_ERROR, rhs=sp.Rational(1, 20),
       relation="<", proof=conclude_evaluation,
-      note="The natural logarithm: log10 gives 33.6 and log2 gives 111.5.")
+      note="The natural logarithm: log10 gives 33.6 and log2 gives 111.5. The absolute value is kept as printed "
+           "and evaluated by the engine (6 ln 393216 = 77.2927...).")
 
 claim(id="ss.cm_threshold_cells",
-      title="Numerical example: the cells below the threshold are those with F_j <= 77, i.e. F_j < 78: "
-            "floor(6 ln 393216) = 77",
-      source=S3_EXAMPLE, kind="identity", lhs=sp.floor(THRESHOLD), rhs=77, proof=conclude_evaluation)
+      title="Numerical example, eps = delta = 1/3, k = 2^16: floor(2 eps^{-1} ln(2k/delta)) = floor(6 ln 393216) ="
+            " 77",
+      source=S3_EXAMPLE, kind="identity", lhs=_THRESHOLD_FLOOR, rhs=77, proof=conclude_evaluation,
+      note="The threshold is irrational, so an integer count F_j lies below it iff F_j <= 77, i.e. F_j < 78: the "
+           "paper's 'suppressing cells with F_j < 78'.")
 
 claim(id="ss.average_cell_size",
-      title="Numerical example: the average cell size N/k = 10^6 / 2^16 is 15.3 to one decimal",
-      source=S3_EXAMPLE, kind="inequality", lhs=sp.Abs(sp.Rational(_N_ex, _k_ex) - sp.Rational(153, 10)),
+      title="Numerical example: the average cell size N/k = 10^6 / 2^16 is 15.3 to one decimal: |10^6 / 2^16 - "
+            "15.3| < 0.05",
+      source=S3_EXAMPLE, kind="inequality", lhs=_CELL_SIZE_ERROR,
       rhs=sp.Rational(1, 20), relation="<", proof=conclude_evaluation)
 
 reading("ss.reading.cm_log", S3_EXAMPLE,
@@ -240,21 +276,21 @@ def _unique_points():
 _SCOPE_U = "N <= 7, every n <= N, q in {1/5, 1/2, 4/5}; F_c ~ Binomial(N, q) then f_c | F_c hypergeometric, exact"
 
 claim(id="ss.sample_unique_prob",
-      title="Sample uniques under the example's model (N iid units, cell probability q, SRS of n): "
-            "Pr(f_c = 1) = n q (1 - q)^{n-1}",
+      title="Example's model (N iid units, cell probability q < 1, SRS of n <= N): Pr(f_c = 1) = n q (1 - q)^{n-1}",
       source=S3_UNIQUES, kind="identity", lhs=P_SU, rhs=_nu * q * (1 - q)**(_nu - 1),
       conditions=(sp.Le(_nu, _Nu), sp.Lt(q, 1)),
       enumeration=lambda c: exhaust(c, _unique_points(), scope=_SCOPE_U),
       note="A simple random sample of an iid population is an iid sample of size n.")
 
 claim(id="ss.unique_proportion",
-      title="Sample uniques that are population uniques under the example's model: "
-            "Pr(f_c = F_c = 1) = (n/N) N q (1 - q)^{N-1}; the proportion of sample uniques that are population "
-            "uniques is sum_c Pr(f_c = F_c = 1) / sum_c Pr(f_c = 1) (ratio of expectations)",
+      title="Example's model (N iid units, cell probability q < 1, SRS of n <= N): Pr(f_c = F_c = 1) = (n/N) N q "
+            "(1 - q)^{N-1}",
       source=S3_UNIQUES, kind="identity", lhs=P_SU_PU, rhs=_nu * q * (1 - q)**(_Nu - 1),
       conditions=(sp.Le(_nu, _Nu), sp.Lt(q, 1)),
       enumeration=lambda c: exhaust(c, _unique_points(), scope=_SCOPE_U),
-      note="A population unique (probability N q (1 - q)^{N-1}) is sampled with probability n/N. With q_c = "
+      note="A population unique (probability N q (1 - q)^{N-1}) is sampled with probability n/N. The proportion of "
+           "sample uniques that are population uniques is then taken as sum_c Pr(f_c = F_c = 1) / sum_c Pr(f_c = 1) "
+           "(a ratio of expectations, with ss.sample_unique_prob). With q_c = "
            "0.2^w 0.8^{16-w} and N = 10^6 the ratio is 0.02606 (n = 5000) and 0.03574 (n = 10000).")
 
 finding("ss.finding.section6", Source(DOC, "Section 1"),

@@ -39,7 +39,7 @@ def test_enumeration_reports_failing_case():
 
 
 def test_printed_claim_not_refuted_is_unexpected():
-    c = Claim(id="t.printed", title="", source=SRC, kind="identity", lhs=x + x, rhs=2 * x,
+    c = Claim(id="t.printed", title="", source=SRC, kind="identity", lhs=(x + 1) ** 2, rhs=x ** 2 + 2 * x + 1,
               counterexample={x: 3}, expected=False)
     v = verify_inline(c)
     assert v.holds and not v.ok and v.label == "NOT REFUTED"
@@ -114,7 +114,7 @@ def test_a_proof_that_checks_a_side_computation_is_not_proved():
 
 
 def test_a_conclusion_on_another_claim_does_not_count():
-    other = Claim(id="t.other", title="", source=SRC, kind="identity", lhs=x + x, rhs=2 * x)
+    other = Claim(id="t.other", title="", source=SRC, kind="identity", lhs=(x + 1) ** 2, rhs=x ** 2 + 2 * x + 1)
     c = Claim(id="t.borrow", title="", source=SRC, kind="identity", lhs=x, rhs=x + 1,
               proof=lambda cl: conclude(other))
     assert not verify_inline(c).proved

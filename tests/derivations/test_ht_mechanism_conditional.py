@@ -20,6 +20,7 @@ import sympy as sp
 
 import derivations
 from derivations.engine.core import Claim, verify_inline
+from derivations.engine.notation import release
 from derivations.ht_mechanism import conditional as C
 
 
@@ -158,7 +159,8 @@ def test_conditional_probabilities_against_brute_force(claim_id):
         else:
             f = LAW_CLAIMS[claim_id]
             want = _brute_conditional(law, lambda o: f(o, given), given)
-        assert c.rhs.xreplace(subs) == _q(want) == c.lhs.xreplace(subs), (claim_id, design, i, j, l)
+        lhs, rhs = release(c.lhs), release(c.rhs)      # the paper's notation (p_{j|i}, E[.|.]) unfolded
+        assert rhs.xreplace(subs) == _q(want) == lhs.xreplace(subs), (claim_id, design, i, j, l)
 
 
 # -- the remark: free of x_i ------------------------------------------------------------------------------------
@@ -201,7 +203,7 @@ def test_free_of_x_i_claim_at_concrete_sizes():
     """The claim's left side, with N and i concrete, expands to 0; without the exclusion 1{j != i} it would not."""
     c = derivations.get("htm.r10.free_of_x_i")
     for NN, ii in ((3, 1), (4, 2)):
-        assert sp.expand(_expand_sums(c.lhs.subs({C.N: NN, C.i: ii}))) == 0
+        assert sp.expand(_expand_sums(release(c.lhs).subs({C.N: NN, C.i: ii}))) == 0
     with_i = sp.diff(sp.Sum(C.x[C.j] * C._p2[C.i, C.j] / (C._p2[C.i] * C._p2[C.j]), (C.j, 1, C.N)), C.x[C.i])
     wrong = Claim(id="htm.r10.free_of_x_i.control", title="control", source=c.source, kind="identity",
                   lhs=with_i, rhs=0)

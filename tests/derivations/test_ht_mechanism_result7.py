@@ -34,6 +34,7 @@ import sympy as sp
 
 import derivations
 from derivations.engine.core import verify_inline
+from derivations.engine.notation import release
 from derivations.ht_mechanism import result7 as H
 
 DPS = 40
@@ -85,7 +86,7 @@ def mpf(q) -> mp.mpf:
 # -- independent definitions ------------------------------------------------------------------------
 class Point:
     """One point of a class pair: z, b, p_i, x_i, x'_i and the position of each of the two samples
-    (T = t(x, s) = t(x', s) for a sample without i, t_{-i}(x, s) for a sample with i), as fractions."""
+    (t(x, s) = t(x', s) for a sample without i, t_{-i}(x, s) for a sample with i), as fractions."""
 
     def __init__(self, z, b, p, x, xp, samples):
         self.z, self.b, self.p, self.x, self.xp = z, b, p, x, xp
@@ -134,7 +135,7 @@ class Point:
         """Values for the claim symbols, keyed by the symbol names of the brief."""
         vals = {"z": self.z, "b": self.b, "p_i": self.p, "x_i": self.x, "x'_i": self.xp}
         for (inside, pos), nm in zip(self.samples, ("s", "s'")):
-            vals[f"t_{{{nm}}}" if inside else f"T_{{{nm}}}"] = pos
+            vals[f"t_{{-i}}(x, {nm})" if inside else f"t(x, {nm})"] = pos
         return vals
 
 
@@ -194,7 +195,7 @@ def conditions_of(claim_id: str):
 @functools.lru_cache(maxsize=None)
 def evaluator(claim_id: str, side: str):
     """The claim's lhs or rhs as an mpmath function of a dict {symbol name: value}."""
-    expr = getattr(derivations.get(claim_id), side)
+    expr = release(getattr(derivations.get(claim_id), side))      # the notation t(x, s), t(x', s) unfolded
     syms = sorted(expr.free_symbols, key=str)
     f = sp.lambdify(syms, expr, modules="mpmath")
     names = [str(s) for s in syms]

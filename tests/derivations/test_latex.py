@@ -1,7 +1,9 @@
-"""The PDF report: its structure (title page, contents, one chapter per paper with its record, errata
-before readings before claims before findings), mathematics typeset in the prose, long formulas
-broken instead of shrunk, and (where pdflatex exists) a compile with few overfull lines and no bitmap
-fonts."""
+"""The two documents of ``dpderive latex``.  The catalogue: its structure (title page with provenance,
+contents with the papers' section headings, one chapter per paper with its record, errata before readings
+before claims before findings), mathematics typeset in the prose, long formulas broken instead of
+shrunk and none taller than a third of a page, finite checks in words.  The referee report: a summary, a
+table of every erratum, the errata with sentences and decimals, readings and findings, at most 25 pages.
+Where pdflatex exists both are compiled, with few overfull lines and no bitmap fonts."""
 from __future__ import annotations
 
 import re
@@ -12,15 +14,35 @@ import pytest
 import sympy as sp
 
 import derivations
-from derivations.engine.latex import latex_document, paper_section, section_key
-from derivations.engine.texlayout import LINE, display, fit, width
+from derivations.engine.latex import MAX_FORMULA, catalogue_document, paper_section, section_heading, section_key
+from derivations.engine.referee import referee_document
+from derivations.engine.texlayout import LINE, display, display_within, fit, height, width
 from derivations.engine.texprose import prose, raw_sympy, names_pattern, tex_escape
 from derivations.engine.texwidth import tex_width
 
 
 @pytest.fixture(scope="module")
 def tex(all_verdicts):
-    return latex_document(all_verdicts)
+    return catalogue_document(all_verdicts)
+
+
+@pytest.fixture(scope="module")
+def referee(all_verdicts):
+    return referee_document(all_verdicts)
+
+
+def braced(text: str, start: int) -> str:
+    """The brace group opening at ``text[start]``."""
+    depth, k = 0, start
+    while True:
+        depth += (text[k] == "{") - (text[k] == "}")
+        k += 1
+        if depth == 0:
+            return text[start + 1:k - 1]
+
+
+def section_titles(body: str) -> list[str]:
+    return [braced(body, m.end() - 1) for m in re.finditer(r"\\section\{", body)]
 
 
 def chapters(tex: str) -> list[tuple[str, str]]:
@@ -52,6 +74,7 @@ def test_title_page_then_contents_then_chapters(tex):
     page = body[title:body.index(r"\end{titlepage}")]
     assert "claims verified" in page and "errata" in page and "PROVED" in page
     assert re.search(r"\d{4}-\d{2}-\d{2}", page)                        # the date
+    assert "SymPy" in page and "mpmath" in page and "NumPy" in page      # the provenance
     names = [t for t, _ in chapters(tex)]
     assert names[0] == "How to read this report" and names[-1] == "Cited standard results"
     how = chapters(tex)[0][1]
@@ -77,22 +100,48 @@ def test_one_chapter_per_paper_with_its_record(tex, all_verdicts):
 def test_errata_then_readings_then_claims_by_section_then_findings(tex, all_verdicts):
     papers = papers_with_claims(all_verdicts)
     for paper, (_, body) in zip(papers, chapters(tex)[1:-1]):
-        sections = re.findall(r"\\section\{([^}]*)\}", body)
+        sections = section_titles(body)
         fixed = ["Errata", "Readings of damaged text", "Findings of the review"]
         paper_sections = [s for s in sections if s not in fixed]
         order = ([s for s in sections if s == "Errata"] + [s for s in sections if s.startswith("Readings")]
                  + paper_sections + [s for s in sections if s.startswith("Findings")])
         assert sections == order
-        assert paper_sections == sorted(paper_sections, key=section_key)
-        assert len(set(paper_sections)) == len(paper_sections)
+        names = [s.split(":")[0] for s in paper_sections]
+        assert names == sorted(names, key=section_key) and len(set(names)) == len(names)
+        for name, heading in zip(names, paper_sections):      # the paper's own heading after the number
+            title = paper.section_title(name)
+            assert heading == section_heading(paper, name) and (": " in heading) == bool(title and title != name)
         errata = [e for e in derivations.errata() if e.source.document == paper.file]
         assert ("Errata" in sections) == bool(errata)
         # every claim of the paper sits under the section its location names
         for head, part in zip(sections, re.split(r"\\section\{", body)[1:]):
             for cid in re.findall(r"% claim (\S+) hash:", part):
-                assert paper_section(derivations.get(cid).source.location) == head, cid
+                assert section_heading(paper, paper_section(derivations.get(cid).source.location)) == head, cid
         for e in errata:
             assert f"erratum:{e.id}" in body
+
+
+def test_every_paper_section_of_a_claim_has_its_printed_heading():
+    for c in derivations.claims():
+        assert c.source.paper.section_title(paper_section(c.source.location)), c.id
+
+
+def test_no_statement_takes_more_than_a_third_of_a_page(tex):
+    """Each statement's display, as the catalogue sets it, is at most MAX_FORMULA pt tall (estimated); the
+    shortened ones say where to read them whole.  Control: the tallest statement is taller unshortened."""
+    tallest = max(derivations.claims(), key=lambda c: height(display(c.lhs, c.relation, c.rhs)))
+    assert height(display(tallest.lhs, tallest.relation, tallest.rhs)) > MAX_FORMULA
+    for c in derivations.claims():
+        shown, short = display_within(c.lhs, c.relation, c.rhs, MAX_FORMULA)
+        assert height(shown) <= MAX_FORMULA, c.id
+        if short:
+            assert shown in tex and f"dpderive show {c.id}".replace("_", r"\_") in tex, c.id
+
+
+def test_finite_checks_are_stated_in_words(tex, all_verdicts):
+    checked = [c for c in derivations.claims() if all_verdicts[c.id].label.startswith("CHECKED (finite scope")]
+    assert checked
+    assert tex.count("This is evidence for the general statement, not a proof of it.") >= len(checked)
 
 
 def test_every_claim_stamped_once_with_its_hash_in_its_papers_chapter(tex, all_verdicts):
@@ -141,7 +190,7 @@ def test_raw_sympy_detector_passes_typeset_text(text):
 @pytest.mark.parametrize("ascii_math, expected", [
     ("2*exp(1/2)*sinh(3/4)", r"$2 e^{\frac{1}{2}} \sinh{\left(\frac{3}{4} \right)}$"),
     ("lhs = oo, rhs = -1/4", r"$\mathrm{lhs} = \infty$, $\mathrm{rhs} = -1/4$"),
-    ("Eq(log(2), oo)", r"$\log{\left(2 \right)} = \infty$"),
+    ("Eq(log(2), oo)", r"$\ln{\left(2 \right)} = \infty$"),
     ("x_i <= e^eps", r"$x_{i} \le e^{\varepsilon}$"),
     ("tau -> -oo", r"$\tau \to -\infty$"),
     ("q in (0, 1)", r"$q \in (0, 1)$"),
@@ -182,8 +231,8 @@ def test_estimated_widths_match_tex():
         assert 0.85 * pt <= tex_width(formula) <= 1.15 * pt, formula
 
 
-@pytest.mark.parametrize("cid", ["htm.r2.tight", "htm.r4.delta0_pair", "ht.cor5_first_principles",
-                                 "puff.prop1.case2", "htm.r10.cov_given_out", "puff.s44.mc_epsilon_steps_unresolved"])
+@pytest.mark.parametrize("cid", ["htm.r2.tight", "ht.cor5_first_principles", "puff.prop1.case2",
+                                 "puff.s44.mc_epsilon_steps_unresolved"])
 def test_long_formulas_are_broken_into_lines_that_fit(cid):
     c = derivations.get(cid)
     assert width(c.latex()) > LINE                                  # too wide for one line
@@ -195,36 +244,92 @@ def test_long_formulas_are_broken_into_lines_that_fit(cid):
         assert width(row.rstrip(" \\").replace("&", "")) <= LINE * 1.02, row[:80]
 
 
-def test_a_formula_that_fits_is_sympys_own():
+def test_a_formula_that_fits_is_set_whole():
     c = derivations.get("ht.indicator_square")
     assert display(c.lhs, c.relation, c.rhs) == "\\[ " + c.latex() + " \\]\n"
     x = sp.Symbol("x")
     assert fit(x + 1, LINE) == sp.latex(x + 1)
 
 
-# -- the compiled document --------------------------------------------------------------------------------
+# -- the referee report ------------------------------------------------------------------------------------
+def test_referee_report_summary_errata_table_and_sections(referee, all_verdicts):
+    assert referee.startswith(r"\documentclass") and referee.rstrip().endswith(r"\end{document}")
+    body = referee.split(r"\begin{document}", 1)[1]
+    summary, table, how = (body.index(r"\section*{" + t) for t in ("Summary", "The errata at a glance",
+                                                                    "How to read"))
+    first_paper = body.index(r"\section{")
+    assert summary < table < how < first_paper
+    assert "SymPy" in body[:summary] and "NumPy" in body[:summary]        # the provenance line
+    errata = derivations.errata()
+    rows = re.findall(r"\\hyperref\[erratum:([^\]]+)\]\{(\d+)\}", body[table:how])
+    assert sorted(e for e, _ in rows) == sorted(e.id for e in errata) and [int(n) for _, n in rows] == list(
+        range(1, len(errata) + 1))
+    papers = papers_with_claims(all_verdicts)
+    assert section_titles(body) == [tex_escape(p.title) for p in papers]
+    for e in errata:
+        start = body.index(f"\\entry{{erratum:{e.id}}}")
+        entry = body[start:body.find(r"\subsubsection*", start + 40)]
+        assert "The paper says" in entry and "Corrected, it says" in entry, e.id
+        assert "Counterexample" in entry and ("REFUTED" in entry), e.id
+    for r in derivations.readings():
+        assert f"\\label{{reading:{r.id}}}" in body
+    for f in derivations.findings():
+        assert f"\\label{{finding:{f.id}}}" in body
+    targets = set(re.findall(r"\\hyperref\[([^\]]*)\]", referee))
+    anchors = set(re.findall(r"\\(?:label|entry)\{([^}]*)\}", referee))
+    assert targets and targets <= anchors
+
+
+def test_no_raw_sympy_in_the_referee_report(referee):
+    ids = {c.id for c in derivations.claims()} | {e.id for e in derivations.errata()} \
+        | {r.id for r in derivations.readings()} | {f.id for f in derivations.findings()}
+    assert raw_sympy(referee, allowed_tt=ids) == []
+
+
+# -- the compiled documents -------------------------------------------------------------------------------
+def _compile(tmp_path, name: str, text: str) -> str:
+    """pdflatex twice (contents, links); returns the log.  A missing package is a failure too: the
+    documents use only texlive-latex-base/-recommended, which .ci/run installs with pdflatex."""
+    (tmp_path / f"{name}.tex").write_text(text)
+    for _ in range(2):
+        r = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", f"{name}.tex"],
+                           cwd=tmp_path, capture_output=True, text=True, errors="replace", timeout=900)
+        assert r.returncode == 0, r.stdout[-3000:]
+    return (tmp_path / f"{name}.log").read_text(errors="replace")
+
+
+def _fonts_are_type1(tmp_path, pdf: str) -> None:
+    if shutil.which("pdffonts"):
+        fonts = subprocess.run(["pdffonts", pdf], cwd=tmp_path, capture_output=True, text=True,
+                               errors="replace").stdout
+        assert fonts.count("Type 1") > 5 and "Type 3" not in fonts, fonts
+
+
 @pytest.mark.skipif(shutil.which("pdflatex") is None,
                     reason="pdflatex is not installed (.ci/run installs it on Debian)")
-def test_latex_report_compiles_without_overfull_lines_or_bitmap_fonts(tex, tmp_path, all_verdicts):
-    (tmp_path / "report.tex").write_text(tex)
-    for _ in range(2):          # the second pass fills in the table of contents
-        r = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "report.tex"],
-                           cwd=tmp_path, capture_output=True, text=True, errors="replace", timeout=600)
-        # a missing package is a failure too: the report uses only texlive-latex-base/-recommended,
-        # which .ci/run installs with pdflatex
-        assert r.returncode == 0, r.stdout[-3000:]
-    log = (tmp_path / "report.log").read_text(errors="replace")
+def test_catalogue_compiles_without_overfull_lines_or_bitmap_fonts(tex, tmp_path, all_verdicts):
+    log = _compile(tmp_path, "catalogue", tex)
     overfull = [float(w) for w in re.findall(r"Overfull \\hbox \(([\d.]+)pt too wide\)", log)]
     assert len(overfull) <= 3 and max(overfull, default=0) <= 20, overfull
     assert "Overfull \\vbox" not in log
-    toc = (tmp_path / "report.toc").read_text(errors="replace")
+    toc = (tmp_path / "catalogue.toc").read_text(errors="replace")
     for paper in papers_with_claims(all_verdicts):
         assert "{chapter}" in toc and tex_escape(paper.title)[:30] in toc
-    assert (tmp_path / "report.pdf").stat().st_size > 100_000
-    if shutil.which("pdffonts"):
-        fonts = subprocess.run(["pdffonts", "report.pdf"], cwd=tmp_path, capture_output=True, text=True,
-                               errors="replace").stdout
-        assert fonts.count("Type 1") > 5 and "Type 3" not in fonts, fonts
+    assert "AboveThreshold" in toc and "Variance with bias correction" in toc      # titled sections
+    assert (tmp_path / "catalogue.pdf").stat().st_size > 100_000
+    _fonts_are_type1(tmp_path, "catalogue.pdf")
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None,
+                    reason="pdflatex is not installed (.ci/run installs it on Debian)")
+def test_referee_report_compiles_within_25_pages(referee, tmp_path):
+    log = _compile(tmp_path, "referee", referee)
+    pages = int(re.search(r"Output written on referee\.pdf \((\d+) pages?", log).group(1))
+    assert 10 <= pages <= 25, pages
+    overfull = [float(w) for w in re.findall(r"Overfull \\hbox \(([\d.]+)pt too wide\)", log)]
+    assert len(overfull) <= 3 and max(overfull, default=0) <= 20, overfull
+    assert "Overfull \\vbox" not in log
+    _fonts_are_type1(tmp_path, "referee.pdf")
 
 
 @pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")

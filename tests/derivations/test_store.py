@@ -149,14 +149,16 @@ def test_an_unwritable_store_is_reported_not_raised(sample, tmp_path):
 
 
 def test_fingerprint_covers_the_modules_that_make_verdicts():
-    """The engine, the proof routines and the encodings are in; the modules that only present
-    verdicts (this store, the reports, the display forms, the filters, the LaTeX) are out."""
+    """The engine, the proof routines and the encodings are in (with the papers' notation and the renderer
+    of expressions marked in proof steps, which the engine imports); the modules that only present
+    verdicts (this store, the reports, the terminal's layout, the filters, the LaTeX documents) are out."""
     names = {p.relative_to(store.PACKAGE).as_posix() for p in verdict_modules()}
     for needed in ("__init__.py", "engine/__init__.py", "engine/core.py", "engine/proofs.py", "engine/citations.py",
                    "ht_mechanism/__init__.py", "log_laplace/__init__.py"):
         assert needed in names
     assert {"engine/store.py", "engine/report.py", "engine/terminal.py", "engine/select.py",
-            "engine/latex.py"}.isdisjoint(names)
+            "engine/latex.py", "engine/referee.py", "engine/provenance.py"}.isdisjoint(names)
+    assert {"engine/notation.py", "engine/render.py", "engine/runner.py"} <= names
 
 
 def test_fingerprint_follows_imports_of_a_package(tmp_path):

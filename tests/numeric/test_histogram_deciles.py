@@ -697,9 +697,9 @@ def test_large_n_all_deciles_speed_and_mass():
 
     for eps in (10.0, 1.0, 0.1):
         pdm._law.cache_clear()
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         law, bound = pdm._law(10**4, 200, eps, "uniform", 0.0, 1.0)
-        assert time.perf_counter() - t0 < 120
+        assert time.process_time() - t0 < 120
         assert np.max(np.abs(law.sum(axis=1) - 1)) <= bound + 1e-12
 
 

@@ -108,15 +108,15 @@ def test_main_effects_against_the_closed_form_exact(K, n, pi, seed):
 def test_main_effects_2_16_cells_closed_form_and_time():
     """Reference: the closed form in floats (sums of logs of the margins) for the 65,536-cell,
     17-parameter main-effects model of the numerical example (16 Bernoulli(0.2) keys, n = 10,000,
-    pi = 0.01).  The fit must take under 5 s (the target; typically 0.1-0.3 s)."""
+    pi = 0.01).  The fit must take under 5 s of CPU (the target; typically 0.1-0.3 s)."""
     K, n, pi = 16, 10_000, 0.01
     rng = np.random.default_rng(16)
     bits = _bits(K)
     f = rng.multinomial(n, np.prod(np.where(bits == 1, 0.2, 0.8), axis=1))
     X = np.column_stack([np.ones(2**K), bits])
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     fit = fit_loglinear(f, X, pi)
-    elapsed = time.perf_counter() - t0
+    elapsed = time.process_time() - t0
     p1 = bits.T @ f / n
     log_mu = math.log(n) + np.where(bits == 1, np.log(p1), np.log1p(-p1)).sum(axis=1)
     assert fit.converged and fit.iterations <= 20
@@ -595,7 +595,7 @@ def test_provenance_and_docstring_examples():
     assert tau1.__claims__ == ("ss.tau1", "ss.p_population_unique")
     assert tau2.__claims__ == ("ss.tau2", "ss.expected_inverse_frequency")
     for fn in (fit_loglinear, tau1, tau2):
-        assert "002_89b9dd341c0215c2.txt" in fn.__doc__ and "Section 2.1" in fn.__doc__
+        assert "shlomo-skinner" in fn.__doc__ and "Section 2.1" in fn.__doc__
     assert set(numeric.loglinear.__all__) == {"fit_loglinear", "tau1", "tau2"}
     result = doctest.testmod(numeric.loglinear, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0

@@ -35,7 +35,7 @@ from fractions import Fraction as F
 import mpmath
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from _strategies import srs_designs
 from numeric import (SRS, Bernoulli, BinaryDomain, ExplicitDesign, FiniteDomain, amplified_laplace_scale,
@@ -608,6 +608,7 @@ def srs_cases(draw):
 
 @settings(max_examples=80, deadline=None)
 @given(srs_cases())
+@example((43, 2, 6, 7, 0.05078125, 0.0, "gaussian"))
 def test_properties_srs(case):
     """0 <= delta <= 1; delta_b <= delta_0 of srs_binary_delta0 (data processing, separate code);
     non-increasing in eps and in the scale."""
@@ -616,7 +617,12 @@ def test_properties_srs(case):
     d, d_next = privacy_profile(design, domain, b, [eps, eps + 0.1], noise=noise)
     d_2b = privacy_profile(design, domain, 2 * b, eps, noise=noise)
     assert 0 <= d <= 1 and 0 <= d_next <= 1 and 0 <= d_2b <= 1
-    assert d <= srs_binary_delta0(eps, N, n, m_t, M_t) + 1e-12
+    # the Gaussian path adds the certified bound of its zero's bracket, (hi - lo) 2/(sigma sqrt(2 pi)) with
+    # hi - lo a few units in the last place of the window's end (gaussian_delta_one_change): with a small
+    # sigma that margin is above 1e-12 (N = 43, n = 2, sigma = 0.0508 returned 1.04e-12 above delta_0 = 36/903)
+    ulp = np.spacing(N + 40.0 * b)
+    margin = 1e-12 + (64 * ulp * 2 / (b * math.sqrt(2 * math.pi)) if noise == "gaussian" else 0.0)
+    assert d <= srs_binary_delta0(eps, N, n, m_t, M_t) + margin
     assert d >= d_next - 1e-13
     assert d >= d_2b - 1e-13
 
