@@ -517,11 +517,39 @@ _ERRATA: dict[str, Erratum] = {}
 _READINGS: dict[str, Reading] = {}
 _FINDINGS: dict[str, Finding] = {}
 
+# The encodings of the papers are built when first needed (``derivations`` sets the loader): a command that
+# needs one claim builds one paper's package.  The lists come out in the papers' order and, within a paper,
+# in the order of registration, whichever package was built first.
+_LOADER: dict[str, Callable] = {}
+_ORDER: dict[str, int] = {}           # "kind:id" -> registration number
+
+
+def set_loader(load_all: Callable[[], None], load_for: Callable[[str], None], built: Callable[[], bool]) -> None:
+    """How the registry builds the encodings: all of them, or the package that registers an id; and
+    whether all are built."""
+    _LOADER.update(all=load_all, for_id=load_for, built=built)
+
+
+def fully_built() -> bool:
+    """Every package of encodings is built (the registry is whole)."""
+    return bool(_LOADER) and _LOADER["built"]()
+
+
+def _rank(kind: str, key: str) -> None:
+    _ORDER[f"{kind}:{key}"] = len(_ORDER)
+
+
+def _ordered(kind: str, items: dict) -> list:
+    if "all" in _LOADER:
+        _LOADER["all"]()
+    return registered(kind)
+
 
 def register(claim: Claim) -> Claim:
     if claim.id in _CLAIMS:
         raise ValueError(f"duplicate claim id {claim.id!r}")
     _CLAIMS[claim.id] = claim
+    _rank("claim", claim.id)
     return claim
 
 
@@ -544,6 +572,7 @@ def erratum(id: str, printed: Claim, corrected: Claim, explanation: str,
     if id in _ERRATA:
         raise ValueError(f"duplicate erratum id {id!r}")
     _ERRATA[id] = Erratum(id, printed, corrected, explanation, tuple(readings), printed_text, corrected_text)
+    _rank("erratum", id)
     return _ERRATA[id]
 
 
@@ -553,6 +582,7 @@ def reading(id: str, source: Source, printed: str, reading: str, why: str, alter
     if id in _READINGS:
         raise ValueError(f"duplicate reading id {id!r}")
     _READINGS[id] = Reading(id, source, printed, reading, why, alternatives, tuple(claims))
+    _rank("reading", id)
     return _READINGS[id]
 
 
@@ -561,26 +591,40 @@ def finding(id: str, source: Source, text: str, claims: tuple[str, ...] = ()) ->
     if id in _FINDINGS:
         raise ValueError(f"duplicate finding id {id!r}")
     _FINDINGS[id] = Finding(id, source, text, tuple(claims))
+    _rank("finding", id)
     return _FINDINGS[id]
 
 
+def registered(kind: str) -> list:
+    """The claims, errata, readings or findings (``kind``) of the packages built so far, without building
+    the others (what one claim's view needs: its package is built with it)."""
+    items = {"claim": _CLAIMS, "erratum": _ERRATA, "reading": _READINGS, "finding": _FINDINGS}[kind]
+    return sorted(items.values(), key=lambda x: (x.source.document, _ORDER.get(f"{kind}:{x.id}", 0)))
+
+
 def all_readings() -> list[Reading]:
-    return list(_READINGS.values())
+    return _ordered("reading", _READINGS)
 
 
 def all_findings() -> list[Finding]:
-    return list(_FINDINGS.values())
+    return _ordered("finding", _FINDINGS)
 
 
 def all_claims() -> list[Claim]:
-    return list(_CLAIMS.values())
+    """Every claim of every paper (the encodings built first), in the order of the papers' packages and,
+    within one, of registration."""
+    return _ordered("claim", _CLAIMS)
 
 
 def all_errata() -> list[Erratum]:
-    return list(_ERRATA.values())
+    return _ordered("erratum", _ERRATA)
 
 
 def get_claim(claim_id: str) -> Claim:
+    """The claim with this id, building only the package that registers it (the id's prefix says which:
+    ``derivations.PREFIXES``, kept complete by a registry test)."""
+    if claim_id not in _CLAIMS and _LOADER:
+        _LOADER["for_id"](claim_id)
     try:
         return _CLAIMS[claim_id]
     except KeyError:
@@ -624,17 +668,83 @@ def _exponents_normal(expr: sp.Expr) -> sp.Expr:
 
 def is_zero(expr: sp.Expr) -> bool:
     """Exact zero test by a ladder of equivalence-preserving rewrites, cheapest first (the papers'
-    notation unfolded first: :func:`~derivations.engine.notation.release`)."""
+    notation unfolded first: :func:`~derivations.engine.notation.release`).
+
+    Each rung rewrites the result of the one before.  A few *probes* are tried on the way, each a rewrite
+    that ``simplify`` itself may apply, cheaper than the rungs it precedes; a probe that does not reach 0
+    leaves the expression as it was:
+
+    * after ``cancel``, where integrals occur: every integral evaluated (innermost first, its integrand
+      with powers combined and products expanded), as ``simplify``'s ``doit`` would, then expanded and
+      cancelled;
+    * before ``simplify``, on the released expression: ``gammasimp`` where binomials, factorials or gamma
+      functions occur; where sums occur, ``doit`` (the sums in closed form, as in the last rung, with the
+      conditions it attaches simplified), then expanded, powers of products split where the signs of the
+      factors allow (``expand_power_base`` without force) and recombined, and cancelled; where logarithms
+      or hyperbolic functions occur, the exponentials written out, the argument of each logarithm written
+      as one factored fraction and split into the logarithms of its factors where their signs allow
+      (``expand_log`` without force), the powers combined and the result cancelled."""
     expr = release(expr)
-    steps = [lambda e: e, sp.expand, sp.cancel, lambda e: sp.cancel(sp.expand(sp.powsimp(e))),
-             lambda e: sp.expand(sp.powsimp(sp.expand(e.rewrite(sp.exp)))),
-             lambda e: sp.expand(_exponents_normal(e))]
+    released = expr
+
+    def logs_normal(_):
+        e = sp.expand(released.rewrite(sp.exp))
+        e = e.replace(lambda x: isinstance(x, sp.log),
+                      lambda x: sp.expand_log(sp.log(sp.factor(sp.together(x.args[0]))), force=False))
+        e = sp.expand(e).replace(lambda x: isinstance(x, sp.exp), lambda x: sp.exp(sp.expand(x.args[0])))
+        return sp.cancel(sp.powsimp(sp.expand(sp.powsimp(e))))
+
+    def integrals_done(e):
+        e = e.replace(lambda x: isinstance(x, sp.Integral),     # innermost first
+                      lambda x: sp.Integral(sp.powsimp(sp.expand(sp.powsimp(x.function))), *x.limits).doit())
+        if e.has(sp.Integral):
+            return e
+        for form in (sp.expand, lambda x: sp.cancel(sp.together(sp.expand(linear_sums(x))))):
+            e = form(e)
+            if e == 0:
+                break
+        return e
+
+    def sums_done(e):
+        e = e.doit()
+        if e.has(sp.Piecewise):      # the conditions of convergence that doit attaches, simplified
+            e = e.replace(lambda x: isinstance(x, sp.Piecewise),
+                          lambda x: sp.Piecewise(*((ex, sp.simplify(cnd)) for ex, cnd in x.args)))
+        powers_split = (lambda x: sp.powsimp(sp.expand(x.replace(
+            lambda y: isinstance(y, sp.Pow),
+            lambda y: sp.expand_power_base(sp.Pow(sp.factor(sp.together(y.base)), y.exp), force=False)))))
+        for form in (sp.expand, powers_split, lambda x: sp.cancel(sp.together(x))):
+            e = form(e)
+            if e == 0:
+                break
+        return e
+
+    probe, rung = True, False
+    steps = [(rung, lambda e: e), (rung, sp.expand), (rung, sp.cancel)]
+    if expr.has(sp.Integral):
+        steps.append((probe, integrals_done))
+    steps += [(rung, lambda e: sp.cancel(sp.expand(sp.powsimp(e)))),
+              (rung, lambda e: sp.expand(sp.powsimp(sp.expand(e.rewrite(sp.exp))))),
+              (rung, lambda e: sp.expand(_exponents_normal(e)))]
     if expr.has(sp.Sum):
-        steps.append(lambda e: sp.cancel(sp.together(sp.expand(linear_sums(e)))))
-    steps.append(sp.simplify)
+        steps.append((rung, lambda e: sp.cancel(sp.together(sp.expand(linear_sums(e))))))
+    if expr.has(sp.binomial, sp.factorial, sp.gamma, sp.RisingFactorial, sp.FallingFactorial):
+        steps.append((probe, lambda _: sp.gammasimp(released)))
+    if expr.has(sp.Sum):
+        steps.append((probe, lambda _: sums_done(released)))
+    if expr.has(sp.log, sp.sinh, sp.cosh, sp.tanh):
+        steps.append((probe, logs_normal))
+    steps.append((rung, sp.simplify))
     if expr.has(sp.Sum):   # sums evaluated in closed form (conditions of convergence simplified under the assumptions)
-        steps.append(lambda e: sp.simplify(e.doit()))
-    for step in steps:
+        steps.append((rung, lambda e: sp.simplify(e.doit())))
+    for is_probe, step in steps:
+        if is_probe:
+            try:
+                if step(expr) == 0:
+                    return True
+            except Exception:   # a rewrite that does not apply decides nothing
+                pass
+            continue
         expr = step(expr)
         if expr == 0:
             return True
@@ -785,15 +895,110 @@ def evaluation_record(role: str, point: Mapping, lhs: sp.Expr, rhs: sp.Expr, hol
 
 
 def _values_at(c: Claim, point: Mapping[sp.Symbol, sp.Expr]) -> tuple[sp.Expr, sp.Expr]:
-    """Both sides of the statement evaluated exactly at one point."""
-    return release(c.lhs).subs(point).doit(), release(c.rhs).subs(point).doit()
+    """Both sides of the statement evaluated exactly at one point.
+
+    When every value of the point is a number and no symbol of the point is bound inside a side (the
+    variable of a sum, product, integral, limit, derivative, lambda or substitution), the values are put
+    in all at once and the tree is rebuilt bottom-up with SymPy's evaluation (``xreplace``): the value
+    ``subs`` gives, without ``subs``'s intermediate expressions (it puts the values in one symbol at a time
+    and re-evaluates the whole expression, the conditions of piecewise expressions included, after each
+    one); a sum whose limits have become integers is then written out term by term.  Otherwise ``subs``.
+    Then ``doit``; where integrals remain, they are evaluated first with an equal integrand in a normal
+    form (absolute values as piecewise expressions, folded, each piece expanded with its powers
+    combined), and as they stand if that leaves an integral or an undefined value."""
+    from sympy.concrete.expr_with_limits import ExprWithLimits
+
+    def bound(expr):
+        out = set()
+        for node in sp.preorder_traversal(expr):
+            if isinstance(node, (ExprWithLimits, sp.Lambda, sp.Subs, sp.Derivative)):
+                out.update(node.variables)
+            elif isinstance(node, sp.Limit):
+                out.add(node.args[1])
+        return out
+
+    values = {k: sp.sympify(v) for k, v in point.items()}
+    numbers = bool(values) and all(v.is_number and not v.free_symbols for v in values.values())
+
+    def terms(s):
+        """A sum whose limits are now integers a <= b + 1 as the sum of its terms f(a) + ... + f(b) (none for
+        b = a - 1), each term the summand with the index given its value; any other sum unchanged."""
+        if len(s.limits) != 1 or len(s.limits[0]) != 3:
+            return s
+        i, lo, hi = s.limits[0]
+        if not (lo.is_Integer and hi.is_Integer) or hi < lo - 1 or hi - lo > 10_000 or i in bound(s.function):
+            return s
+        return sp.Add(*(s.function.xreplace({i: sp.Integer(k)}) for k in range(int(lo), int(hi) + 1)))
+
+    def at(expr):
+        expr = release(expr)
+        if numbers and not (set(values) & bound(expr)):
+            expr = expr.xreplace(values)
+            while expr.has(sp.Sum):           # finite sums with integer limits, innermost first
+                done = expr.replace(lambda e: isinstance(e, sp.Sum), terms)
+                if done == expr:
+                    break
+                expr = done
+            return expr
+        return expr.subs(point)
+
+    def value(expr):
+        if not expr.has(sp.Integral):
+            return expr.doit()
+
+        def normal(f):
+            f = sp.piecewise_fold(sp.expand(f.rewrite(sp.Piecewise)))
+            if isinstance(f, sp.Piecewise):
+                return sp.Piecewise(*((sp.powsimp(sp.expand(e)), cnd) for e, cnd in f.args))
+            return sp.powsimp(sp.expand(f))
+
+        try:
+            out = expr.replace(lambda e: isinstance(e, sp.Integral),
+                               lambda e: sp.Integral(normal(e.function), *e.limits)).doit()
+            if not out.has(sp.Integral, sp.nan, sp.zoo):
+                return out
+        except Exception:   # a rewrite that does not apply: the integrals as they stand
+            pass
+        return expr.doit()
+
+    return value(at(c.lhs)), value(at(c.rhs))
 
 
 def _decide(c: Claim, lhs: sp.Expr, rhs: sp.Expr) -> bool:
-    """Whether ``lhs <relation> rhs`` holds for two exact numbers."""
+    """Whether ``lhs <relation> rhs`` holds for two exact numbers.
+
+    The sign of ``lhs - rhs`` is read first where that is exact: for a rational exactly; for a number built
+    from rationals, constants, +, *, powers, exp and log from SymPy's ``evalf``, which carries the accuracy
+    of its result (mpmath with tracked error): a real Float with at least one significant bit has the sign
+    of the number -- the rule by which SymPy itself compares numbers
+    (``Expr._eval_is_extended_positive_negative``, at 2 digits; here at 20).  An inequality is then
+    decided; an identity is refuted when the difference is nonzero and at least 1e-40 in size (as the
+    60-digit test below would).  A complex, zero or insignificant value, an infinite side or any other
+    function decides nothing there, and the tests below decide."""
+    def sign(d):
+        """(sign, magnitude) of the number d, or None."""
+        if d.is_Rational:
+            return (d.p > 0) - (d.p < 0), abs(d)
+        exact = (sp.Number, sp.NumberSymbol, sp.Add, sp.Mul, sp.Pow, sp.exp, sp.log)
+        if not d.is_number or not all(isinstance(node, exact) for node in sp.preorder_traversal(d)):
+            return None
+        try:
+            f = d.evalf(20)
+        except (ValueError, TypeError, ArithmeticError):
+            return None
+        if not f.is_Float or f._prec == 1 or f == 0:
+            return None
+        return (1 if f > 0 else -1), abs(f)
+
     if c.relation == "==":
         if lhs.is_infinite or rhs.is_infinite:
             return lhs == rhs
+        known = sign(sp.sympify(lhs - rhs))
+        if known is not None:
+            if known[0] == 0:
+                return True
+            if known[1] >= sp.Float("1e-40"):
+                return False
         if is_zero(lhs - rhs):
             return True
         # not shown to vanish: refute only if the difference is certainly non-zero
@@ -801,6 +1006,11 @@ def _decide(c: Claim, lhs: sp.Expr, rhs: sp.Expr) -> bool:
         if not diff.is_number or abs(diff) < sp.Float("1e-45"):
             raise ValueError(f"cannot decide lhs == rhs at the point (difference {diff})")
         return False
+
+    known = sign(sp.sympify(lhs - rhs))      # an infinite side: the difference is not a Float, no decision here
+    if known is not None:
+        s = known[0]
+        return {"<": s < 0, "<=": s <= 0, ">": s > 0, ">=": s >= 0}[c.relation]
     return bool(RELATIONS[c.relation](lhs, rhs))
 
 

@@ -28,8 +28,8 @@ import sympy as sp
 
 from .notation import release
 from .render import math as _m
-from .core import (RELATIONS, Claim, Enumeration, Proof, Step, _evaluate_at, _outside, all_of, is_zero,
-                   mechanical)
+from .core import (RELATIONS, Claim, Enumeration, Proof, Step, _decide, _evaluate_at, _outside, _values_at, all_of,
+                   is_zero, mechanical)
 
 # the sign that lhs - rhs must have for each relation
 _NEED = {"==": "zero", ">=": "nonnegative", ">": "positive", "<=": "nonpositive", "<": "negative"}
@@ -175,11 +175,29 @@ def _normal(cond) -> tuple[sp.Expr, str] | None:
     return None
 
 
+_IMPLIED: dict = {}      # (expr, need, conditions, depth) -> the decision of _implied, computed once
+_CANCELLED: dict = {}    # expr -> sp.cancel(expr), computed once
+
+
+def _cancelled(expr: sp.Expr) -> sp.Expr:
+    if expr not in _CANCELLED:
+        _CANCELLED[expr] = sp.cancel(expr)
+    return _CANCELLED[expr]
+
+
 def _implied(expr: sp.Expr, need: str, conditions, depth: int = 2) -> bool:
     """``expr`` has the sign ``need`` (positive | nonnegative | negative | nonpositive) by its symbols'
     assumptions, or as a positive multiple of one stated condition's side, or as a quotient of two
-    such expressions (each decided the same way, to a small depth)."""
+    such expressions (each decided the same way, to a small depth).  A decision depends on nothing but
+    the arguments, so each is made once (:data:`_IMPLIED`)."""
     expr = sp.sympify(expr)
+    key = (expr, need, tuple(sp.sympify(cnd) for cnd in conditions), depth)
+    if key not in _IMPLIED:
+        _IMPLIED[key] = _implied_once(expr, need, key[2], depth)
+    return _IMPLIED[key]
+
+
+def _implied_once(expr: sp.Expr, need: str, conditions, depth: int) -> bool:
     if need in ("negative", "nonpositive"):
         expr, need = -expr, "positive" if need == "negative" else "nonnegative"
     if getattr(expr, f"is_{need}") is True:
@@ -193,10 +211,10 @@ def _implied(expr: sp.Expr, need: str, conditions, depth: int = 2) -> bool:
         g, has = norm
         if need == "positive" and has != "positive":
             continue
-        ratio = sp.cancel(expr / g) if g != 0 else None
+        ratio = _cancelled(expr / g) if g != 0 else None
         if ratio is not None and (ratio.is_positive is True or _implied(ratio, "positive", conditions, depth - 1)):
             return True   # expr = ratio * g with ratio > 0
-    num, den = sp.fraction(sp.cancel(expr))
+    num, den = sp.fraction(_cancelled(expr))
     if den != 1:
         opposite = "negative" if need == "positive" else "nonpositive"
         return ((_implied(num, need, conditions, depth - 1) and _implied(den, "positive", conditions, depth - 1))
@@ -364,15 +382,90 @@ def conclude_split(claim: Claim, expr: sp.Expr, nonnegative, negative) -> Proof:
                              if sub.ok else "not shown in every case")
 
 
+def _integrands_combined(expr: sp.Expr) -> sp.Expr:
+    """``expr`` with the integrand of every integral rewritten by ``powsimp``, ``expand``, ``powsimp`` (powers
+    combined, products expanded, powers combined again): the same integrals, whose integrands SymPy's
+    integrator then meets as sums of single exponentials and powers."""
+    return expr.replace(lambda e: isinstance(e, sp.Integral),
+                        lambda e: sp.Integral(sp.powsimp(sp.expand(sp.powsimp(e.function))), *e.limits))
+
+
 def conclude_evaluation(claim: Claim) -> Proof:
-    """A closed statement, a limit or a divergence: both sides evaluated exactly."""
-    lhs = release(claim.lhs).doit()
-    rhs = release(claim.rhs).doit()
-    if claim.kind in ("limit", "divergence") or claim.relation == "==":
-        ok = lhs == rhs or (not (lhs.is_infinite or rhs.is_infinite) and is_zero(lhs - rhs))
-    else:
-        ok = RELATIONS[claim.relation](lhs, rhs) is sp.true
+    """A closed statement, a limit or a divergence: both sides evaluated exactly.
+
+    Where a side holds integrals, they are evaluated first with their integrands expanded and their powers
+    combined (equal integrands, so equal integrals); if the relation is not shown that way, both sides are
+    evaluated again as they stand."""
+    lhs0, rhs0 = release(claim.lhs), release(claim.rhs)
+    forms = [(lhs0, rhs0)]
+    if lhs0.has(sp.Integral) or rhs0.has(sp.Integral):
+        forms.insert(0, (_integrands_combined(lhs0), _integrands_combined(rhs0)))
+    for k, (lhs, rhs) in enumerate(forms):
+        lhs, rhs = lhs.doit(), rhs.doit()
+        if claim.kind in ("limit", "divergence") or claim.relation == "==":
+            # integrated sides are sums of many fractions: their difference is compared over one denominator
+            ok = lhs == rhs or (not (lhs.is_infinite or rhs.is_infinite)
+                                and is_zero(sp.together(lhs - rhs) if k + 1 < len(forms) else lhs - rhs))
+        else:
+            ok = RELATIONS[claim.relation](lhs, rhs) is sp.true
+        if ok:
+            break
     return _conclusion(claim, ok, f"evaluates to {_m(RELATIONS[claim.relation](lhs, rhs, evaluate=False))}" + ("" if ok else " -- fails"))
+
+
+class _Inside:
+    """A quick sufficient test that a point lies inside a claim: the test of
+    :func:`~derivations.engine.core._outside` with the claim's symbols, their assumptions and its conditions
+    read once, and each condition evaluated with all the values put in at once (``xreplace``, the
+    relational of two numbers decided exactly).  True only when every symbol of the claim is given a number
+    meeting each assumption of its symbol and every condition evaluates to True; anything else is left to
+    ``_outside``, which decides and says why."""
+
+    def __init__(self, claim: Claim):
+        from sympy.concrete.expr_with_limits import ExprWithLimits
+        from .core import _ASSUMPTIONS
+        self.conditions = [sp.sympify(cnd) for cnd in claim.conditions]
+        self.free = set(claim.lhs.free_symbols) | set(claim.rhs.free_symbols)
+        self.bound = set()
+        for cnd in self.conditions:
+            self.free |= cnd.free_symbols
+            for node in sp.preorder_traversal(cnd):
+                if isinstance(node, (ExprWithLimits, sp.Lambda, sp.Subs, sp.Derivative)):
+                    self.bound.update(node.variables)
+                elif isinstance(node, sp.Limit):
+                    self.bound.add(node.args[1])
+        self._assumptions = _ASSUMPTIONS
+        self._wanted: dict = {}
+        self._admissible: dict = {}     # (symbol, value) -> the value is a number meeting the symbol's assumptions
+
+    def wanted(self, sym) -> list:
+        """The assumptions ``_outside`` requires of a value of ``sym``."""
+        if sym not in self._wanted:
+            if getattr(sym, "is_Symbol", False):
+                flags = sym.assumptions0
+            elif isinstance(sym, sp.Indexed):
+                flags = {a: True for a in self._assumptions if getattr(sym, f"is_{a}") is True}
+            else:
+                flags = {}
+            self._wanted[sym] = [name for name, want in flags.items() if want is True and name != "commutative"]
+        return self._wanted[sym]
+
+    def __call__(self, point: Mapping) -> bool:
+        if any(sym not in point for sym in self.free):
+            return False
+        values = {}
+        for sym, val in point.items():
+            val = sp.sympify(val)
+            if (sym, val) not in self._admissible:
+                self._admissible[sym, val] = bool(
+                    not val.free_symbols and val.is_number
+                    and all(getattr(val, f"is_{name}", None) is True for name in self.wanted(sym)))
+            if not self._admissible[sym, val]:
+                return False
+            values[sym] = val
+        if set(values) & self.bound:
+            return False
+        return all(cnd.xreplace(values) is sp.true for cnd in self.conditions)
 
 
 def exhaust(claim: Claim, points: Iterable[Mapping[sp.Symbol, sp.Expr]], scope: str = "") -> Enumeration:
@@ -380,15 +473,18 @@ def exhaust(claim: Claim, points: Iterable[Mapping[sp.Symbol, sp.Expr]], scope: 
     conditions and assumptions).  For a claim with ``finite=True`` whose statement ranges over
     exactly these points this is a proof; otherwise ``scope`` says what was covered."""
     n = 0
+    inside = _Inside(claim)
     for pt in points:
-        why = _outside(claim, pt)
+        why = None if inside(pt) else _outside(claim, pt)
         if why is not None:
             return Enumeration(False, n, f"a case lies outside the claim: {why}",
                                {str(k): str(v) for k, v in pt.items()}, scope=scope)
-        holds, detail = _evaluate_at(claim, pt)
+        lhs, rhs = _values_at(claim, pt)        # as _evaluate_at, the description written only when needed
+        holds = _decide(claim, lhs, rhs)
         n += 1
         if not holds:
-            return Enumeration(False, n, detail, {str(k): str(v) for k, v in pt.items()}, scope=scope)
+            return Enumeration(False, n, f"lhs = {lhs}, rhs = {rhs}", {str(k): str(v) for k, v in pt.items()},
+                               scope=scope)
     return Enumeration(True, n, "the stated relation evaluated exactly at every case", scope=scope,
                        target=claim.digest())
 

@@ -62,7 +62,8 @@ class _Indefinite:
         lam = sp.Lambda(j, f)
         t = sp.Dummy("t", integer=True)
         for known, name in zip(self.summands, self.names):
-            if is_zero(known(t) - lam(t)):
+            diff = known(t) - lam(t)
+            if not _differs_somewhere(diff) and is_zero(diff):
                 return name
         self.summands.append(lam)
         self.names.append(sp.Function(f"G_{len(self.names)}"))
@@ -100,6 +101,49 @@ class _Indefinite:
                         return None
                     reps[g(a)] = g(base) + sp.Add(*(lam(base + t) for t in range(s)))
         return expr.xreplace(reps)
+
+
+# values for a symbol by its assumptions, one list per kind, tried in this order (distinct across symbols)
+_SAMPLE_VALUES = (("integer", "positive", (3, 5, 7, 11, 13, 17, 19, 23)),
+                  ("integer", "nonnegative", (2, 4, 6, 8, 10, 12, 14, 16)),
+                  ("integer", None, (2, 3, 5, 7, 11, 13, 17, 19)),
+                  ("positive", None, tuple(sp.Rational(k, 97) for k in (13, 29, 31, 37, 41, 43, 47, 53))),
+                  ("nonnegative", None, tuple(sp.Rational(k, 89) for k in (11, 17, 19, 23, 29, 31, 37, 41))),
+                  ("negative", None, tuple(sp.Rational(-k, 83) for k in (13, 29, 31, 37, 41, 43, 47, 53))),
+                  ("nonpositive", None, tuple(sp.Rational(-k, 79) for k in (11, 17, 19, 23, 29, 31, 37, 41))),
+                  ("real", None, tuple(sp.Rational(k, 101) for k in (7, 19, 23, 41, 59, 61, 67, 71))))
+
+
+def _differs_somewhere(diff: sp.Expr) -> bool:
+    """``diff`` is certainly not identically 0: at one point that meets every assumption of its symbols it
+    evaluates to a nonzero rational, or to a real number whose evalf has a significant nonzero value.  False
+    when that is not shown (the zero test then decides)."""
+    if diff.has(sp.Sum, sp.Product, sp.Integral, sp.Limit, sp.Derivative, sp.Lambda, sp.Subs):
+        return False      # bound symbols: not evaluated here
+    point = {}
+    for k, sym in enumerate(sorted(diff.free_symbols, key=str)):
+        if not isinstance(sym, sp.Symbol):
+            return False
+        for first, second, values in _SAMPLE_VALUES:
+            if getattr(sym, f"is_{first}") and (second is None or getattr(sym, f"is_{second}")):
+                value = sp.sympify(values[k % len(values)])
+                break
+        else:
+            return False
+        if any(want and name != "commutative" and getattr(value, f"is_{name}", None) is not True
+               for name, want in sym.assumptions0.items()):
+            return False
+        point[sym] = value
+    try:
+        value = sp.sympify(diff.xreplace(point)).doit()
+        if value.is_Rational:
+            return value != 0
+        if not value.is_number:
+            return False
+        approx = value.evalf(20)
+        return bool(approx.is_Float and approx._prec != 1 and approx != 0)
+    except Exception:   # a value that does not evaluate shows nothing
+        return False
 
 
 def _binomial_parts(lam: sp.Lambda):

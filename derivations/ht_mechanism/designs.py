@@ -1,7 +1,7 @@
 """Finite sampling designs with exact (rational) probabilities, and exact evaluation of the ratio of
 the two Laplace-mixture densities of the noisy Horvitz-Thompson estimate on them.
 
-Used by the exhaustive checks of ``000_3f4b38deb4c4e7bd.txt`` (Results 1-7 and 10).  With
+Used by the exhaustive checks of ``ht-mechanism`` (``000_3f4b38deb4c4e7bd.txt``; Results 1-7 and 10).  With
 b = 1/(M ln r), r rational > 1 and M a common denominator of every atom and evaluation point,
 each kernel value exp(-|z - t|/b) = r^{-M|z - t|} is rational, so every comparison is exact.
 """
@@ -41,9 +41,19 @@ RATIO_DESIGNS = (
 RATIO_BASES = (Fraction(2), Fraction(3, 2))   # r = e^{1/(M b)}: exact kernel values
 
 
+_INCLUSION: dict = {}
+
+
 def inclusion(design) -> dict[int, Fraction]:
-    units = set().union(*(s for _, s in design))
-    return {j: sum((p for p, s in design if j in s), Fraction(0)) for j in units}
+    """p_j = P(j in S) for every unit of the design (computed once per design object and sample list; a copy
+    is returned)."""
+    key = id(design)
+    entry = _INCLUSION.get(key)
+    if entry is None or entry[0] is not design or entry[1] != tuple(design):
+        units = set().union(*(s for _, s in design))
+        entry = (design, tuple(design), {j: sum((p for p, s in design if j in s), Fraction(0)) for j in units})
+        _INCLUSION[key] = entry
+    return dict(entry[2])
 
 
 def ht(x, s, pi) -> Fraction:
@@ -67,10 +77,23 @@ class ExactRatio:
         den = lcm(*[p.denominator for p, _ in self.design])
         self.w = [int(p * den) for p, _ in self.design]
         a, c = r.numerator, r.denominator
-        self.kpow = [c**n * a ** (self.nmax - n) for n in range(self.nmax + 1)]
+        # kpow[n] = c^n a^(nmax - n), from the running powers of a and c (exact integers)
+        apow, cpow = [1] * (self.nmax + 1), [1] * (self.nmax + 1)
+        for k in range(1, self.nmax + 1):
+            apow[k], cpow[k] = apow[k - 1] * a, cpow[k - 1] * c
+        self.kpow = [cpow[n] * apow[self.nmax - n] for n in range(self.nmax + 1)]
+        # the atoms times M: integers, M being a common denominator of them
+        self.ax_m = [(t * self.M).numerator for t in self.ax]
+        self.axp_m = [(t * self.M).numerator for t in self.axp]
 
     def value(self, zz: Fraction) -> tuple[int, int]:
         """(numerator, denominator) integers with ratio f_x(zz)/f_x'(zz)."""
+        zm = Fraction(zz) * self.M
+        if zm.denominator == 1:        # M|zz - t| = |M zz - M t|, a difference of integers
+            zi, kpow = zm.numerator, self.kpow
+            num = sum(w * kpow[abs(zi - t)] for w, t in zip(self.w, self.ax_m))
+            den = sum(w * kpow[abs(zi - t)] for w, t in zip(self.w, self.axp_m))
+            return num, den
         num = sum(w * self.kpow[int(abs(zz - t) * self.M)] for w, t in zip(self.w, self.ax))
         den = sum(w * self.kpow[int(abs(zz - t) * self.M)] for w, t in zip(self.w, self.axp))
         return num, den

@@ -1,6 +1,6 @@
 """The Horvitz-Thompson estimate as a privacy mechanism: definitions, the delta integral, Results 1-6.
 
-Source: ``000_3f4b38deb4c4e7bd.txt`` ("The Horvitz-Thompson estimate as a privacy mechanism"),
+Source: ``ht-mechanism`` (``000_3f4b38deb4c4e7bd.txt``; "The Horvitz-Thompson estimate as a privacy mechanism"),
 Sections 1.2-1.4 and 2.1-2.2.2.  Result 7 is in :mod:`.result7`, Results 8-9 in :mod:`.srs`,
 Result 10 in :mod:`.conditional`.
 
@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
+from math import lcm
 
 import sympy as sp
 
@@ -99,9 +100,24 @@ def pmf(design, x) -> dict[Fraction, Fraction]:
     return _cached(_LAWS, design, tuple(x), law)
 
 
+_ATOMS: dict = {}
+
+
+def _sample_atoms(design, x) -> tuple:
+    """t(x, s) for every sample s of the design, in the design's order (cached)."""
+    return _cached(_ATOMS, design, tuple(x), lambda: tuple(ht(x, s, _inclusion(design)) for _, s in design))
+
+
 def delta0(f: dict, g: dict, c: Fraction) -> Fraction:
-    """sum_z (f(z) - c g(z))_+ for two pmfs (b = 0)."""
-    return sum((max(f[a] - c * g.get(a, 0), Fraction(0)) for a in f), Fraction(0))
+    """sum_z (f(z) - c g(z))_+ for two pmfs (b = 0), exactly: with D the common denominator of the
+    probabilities and c = c_n/c_d, each D c_d (f(z) - c g(z)) = c_d D f(z) - c_n D g(z) is an integer."""
+    c = Fraction(c)
+    fv = [Fraction(f[a]) for a in f]
+    gv = [Fraction(g.get(a, 0)) for a in f]
+    den = lcm(*(v.denominator for v in fv + gv)) if fv else 1
+    total = sum(max(c.denominator * (u.numerator * (den // u.denominator))
+                    - c.numerator * (v.numerator * (den // v.denominator)), 0) for u, v in zip(fv, gv))
+    return Fraction(total, den * c.denominator)
 
 
 def neighbour_pairs(designs=DESIGNS):
@@ -287,16 +303,23 @@ def _event_form_enum() -> Enumeration:
         atoms = sorted(set(f) | set(g))
         if len(atoms) > 8:
             continue
+        # f and g on the atoms, exactly, as integers: times the common denominator D of their values
+        fa, ga = [Fraction(f.get(a, 0)) for a in atoms], [Fraction(g.get(a, 0)) for a in atoms]
+        den = lcm(*(v.denominator for v in fa + ga))
+        fi, gi = [(v * den).numerator for v in fa], [(v * den).numerator for v in ga]
         for c in RATIOS[:2]:
             n += 1
             integral = delta0(f, g, c)
-            a_set = [a for a in atoms if f.get(a, 0) - c * g.get(a, 0) > 0]
-            event = sum((f.get(a, 0) for a in a_set), Fraction(0)) - c * sum((g.get(a, 0) for a in a_set), Fraction(0))
-            sums = [Fraction(0)]            # P(B) - c P'(B) for every subset B of the atoms
-            for a in atoms:
-                h = f.get(a, 0) - c * g.get(a, 0)
+            # below, every quantity times D c_d (c = c_n/c_d) is an integer: h(a) = f(a) - c g(a) is hs[k]/(D c_d)
+            scale = den * c.denominator
+            hs = [u * c.denominator - c.numerator * v for u, v in zip(fi, gi)]
+            a_set = [k for k, h in enumerate(hs) if h > 0]                     # A = {f - c g > 0}
+            event = Fraction(sum(fi[k] for k in a_set) * c.denominator - c.numerator * sum(gi[k] for k in a_set),
+                             scale)                                            # P(A) - c P'(A)
+            sums = [0]                      # P(B) - c P'(B) for every subset B of the atoms
+            for h in hs:
                 sums += [v + h for v in sums]
-            best = max(sums)
+            best = Fraction(max(sums), scale)
             if not integral == event == best:
                 return _fail(n, "integral, event form and supremum over events differ", name, x, xp, i, c=c)
     return Enumeration(True, n, "b = 0: every event B of the atoms (all 2^K subsets), e^eps in {1, 3/2}",
@@ -553,14 +576,20 @@ def _tv(f: dict, g: dict) -> Fraction:
     return delta0(f, g, Fraction(1))
 
 
+_RELEASE_LAWS: dict = {}
+
+
 def _release_laws(design, x):
-    """Laws of three releases: (S, x_S) labelled, the multiset of x_S, and the HT estimate."""
-    laws = ({}, {}, pmf(design, x))
-    for p, s in design:
-        if p > 0:
-            for law, k in zip(laws, (tuple((j, x[j]) for j in sorted(s)), tuple(sorted(x[j] for j in s)))):
-                law[k] = law.get(k, Fraction(0)) + p
-    return laws
+    """Laws of three releases: (S, x_S) labelled, the multiset of x_S, and the HT estimate (cached: the
+    enumerations revisit each x)."""
+    def compute():
+        laws = ({}, {}, pmf(design, x))
+        for p, s in design:
+            if p > 0:
+                for law, k in zip(laws, (tuple((j, x[j]) for j in sorted(s)), tuple(sorted(x[j] for j in s)))):
+                    law[k] = law.get(k, Fraction(0)) + p
+        return laws
+    return _cached(_RELEASE_LAWS, design, tuple(x), compute)
 
 
 def _result1_enum() -> Enumeration:
@@ -1119,15 +1148,16 @@ def _result4_enum() -> Enumeration:
         pi = _inclusion(design)
         n += 1
         with_i = {}
-        for p, s in design:
+        ax, axp = _sample_atoms(design, x), _sample_atoms(design, xp)
+        for (p, s), a_x, a_xp in zip(design, ax, axp):
             if p > 0 and i in s:
-                for a, sign in ((ht(x, s, pi), 1), (ht(xp, s, pi), -1)):
+                for a, sign in ((a_x, 1), (a_xp, -1)):
                     with_i[a] = with_i.get(a, Fraction(0)) + sign * p
         printed = sum((max(v, Fraction(0)) for v in with_i.values()), Fraction(0))
         dlt = _tv(f, g)
         if dlt != printed or dlt > pi[i]:
             return _fail(n, f"delta(0) = {dlt}, printed sum = {printed}, p_i = {pi[i]}", name, x, xp, i)
-        i_atoms = {ht(x, s, pi) for p, s in design if p > 0 and i in s}
+        i_atoms = {a_x for (p, s), a_x in zip(design, ax) if p > 0 and i in s}
         if not i_atoms & set(g):
             avoid += 1
             if dlt != pi[i]:

@@ -1,6 +1,6 @@
 """Simple random sampling on binary data: Results 8 and 9 of the HT-mechanism paper (b = 0).
 
-Source: ``000_3f4b38deb4c4e7bd.txt``, Section 2.3 ("Cas particulier: données binaires et sondage
+Source: ``ht-mechanism`` (``000_3f4b38deb4c4e7bd.txt``), Section 2.3 ("Cas particulier: données binaires et sondage
 aléatoire simple"), Results 8 and 9 and the proof of Result 8.
 
 Setting.  SRS of n among N, x in {0,1}^N with total t(x) in [m_t, M_t]; the HT estimate is
@@ -52,13 +52,14 @@ def hyper(NN: int, nn: int, tt: int, yy: int) -> Fraction:
 
 
 def brute_law(NN: int, nn: int, x) -> dict[int, Fraction]:
-    """Law of the number of ones in the sample, every sample enumerated."""
+    """Law of the number of ones in the sample, every sample enumerated (each of probability 1/C(N, n): the
+    samples with k ones are counted, then divided by their number)."""
     samples = list(itertools.combinations(range(NN), nn))
-    law: dict[int, Fraction] = {}
+    counts: dict[int, int] = {}
     for s in samples:
         k = sum(x[j] for j in s)
-        law[k] = law.get(k, Fraction(0)) + Fraction(1, len(samples))
-    return law
+        counts[k] = counts.get(k, 0) + 1
+    return {k: Fraction(m, len(samples)) for k, m in counts.items()}
 
 
 def _binary_pairs(NN: int, lo: int, hi: int):
@@ -321,14 +322,26 @@ DELTA_SCOPE = "every neighbouring pair of binary vectors and every sample, 2 <= 
 def _delta_enum(claim: Claim) -> Enumeration:
     count = 0
     for NN, nn in SMALL[:15]:                     # N <= 6
+        laws: dict = {}                           # x -> brute_law(NN, nn, x), each computed once
+        pair_delta: dict = {}                     # (x, x', c) -> sum_k (f_x(k) - c f_x'(k))_+, each computed once
+
+        def brute_pair(x, xp, c):
+            key = (x, xp, c)
+            if key not in pair_delta:
+                for u in (x, xp):
+                    if u not in laws:
+                        laws[u] = brute_law(NN, nn, u)
+                f, g = laws[x], laws[xp]
+                pair_delta[key] = sum((max(f[k] - c * g.get(k, 0), Fraction(0)) for k in f), Fraction(0))
+            return pair_delta[key]
+
         for lo in range(0, NN):
             for hi in range(lo + 1, NN + 1):
                 for c in (Fraction(1), Fraction(3, 2)):
                     count += 1
                     brute = Fraction(0)
                     for x, xp in _binary_pairs(NN, lo, hi):
-                        f, g = brute_law(NN, nn, x), brute_law(NN, nn, xp)
-                        brute = max(brute, sum((max(f[k] - c * g.get(k, 0), Fraction(0)) for k in f), Fraction(0)))
+                        brute = max(brute, brute_pair(x, xp, c))
                     if brute != delta0_by_totals(NN, nn, lo, hi, c):
                         return _fail(count, "Result 8 differs from the brute force", DELTA_SCOPE,
                                      N=NN, n=nn, m_t=lo, M_t=hi, c=c)
@@ -400,6 +413,15 @@ def _eps_enum(claim: Claim, infinite: bool) -> Enumeration:
     scope = "exact hypergeometric laws of every neighbouring pair of totals, 2 <= N <= 14, 1 <= n < N, " \
             "0 <= m_t < M_t <= N" + (", min(m_t, N - M_t) < n" if infinite else ", min(m_t, N - M_t) >= n")
     count = 0
+    ratios: dict = {}       # (N, n, t) -> the largest ratio f_t/f_{t+1} or f_{t+1}/f_t, None if the supports differ
+
+    def largest_ratio(NN, nn, tt):
+        if (NN, nn, tt) not in ratios:
+            f, g = ({k: v for k in range(nn + 1) if (v := hyper(NN, nn, u, k))} for u in (tt, tt + 1))
+            ratios[NN, nn, tt] = None if set(f) != set(g) else \
+                max(max(f[k] / g[k] for k in f), max(g[k] / f[k] for k in f))
+        return ratios[NN, nn, tt]
+
     for NN in range(2, 15):
         for nn in range(1, NN):
             for lo in range(0, NN):
@@ -409,14 +431,15 @@ def _eps_enum(claim: Claim, infinite: bool) -> Enumeration:
                     count += 1
                     worst: Fraction | None = Fraction(1)
                     for tt in range(lo, hi):          # the pairs (t, t+1) and (t+1, t): laws depend on t only
-                        f, g = ({k: v for k in range(nn + 1) if (v := hyper(NN, nn, u, k))} for u in (tt, tt + 1))
-                        if set(f) != set(g):
+                        ratio = largest_ratio(NN, nn, tt)
+                        if ratio is None:
                             worst = None
                             break
-                        worst = max(worst, max(f[k] / g[k] for k in f), max(g[k] / f[k] for k in f))
+                        worst = max(worst, ratio)
                     if infinite and worst is not None:
                         return _fail(count, "eps(0) is finite", scope, N=NN, n=nn, m_t=lo, M_t=hi)
-                    if not infinite and sp.exp(claim.rhs.subs({N: NN, n: nn, m_t: lo, M_t: hi})) != sp.Rational(
+                    if not infinite and sp.exp(claim.rhs.xreplace({N: sp.Integer(NN), n: sp.Integer(nn), m_t: sp.Integer(lo),
+                                                                   M_t: sp.Integer(hi)})) != sp.Rational(
                             worst.numerator, worst.denominator):
                         return _fail(count, f"exp(eps(0)) is {worst}, the statement differs", scope,
                                      N=NN, n=nn, m_t=lo, M_t=hi)

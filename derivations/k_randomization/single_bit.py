@@ -1,6 +1,7 @@
 """Section 3: the privacy ratio, its conditioning form (3.1), and the single-bit count A_n(m) (Section 3.1).
 
-Source: ``003_6dfa2dbc38b4b249.txt``, Section 3 (display (3.1)) and Section 3.1 (3.1.1 recursions (3.2),
+Source: ``k-randomization`` (``003_6dfa2dbc38b4b249.txt``), Section 3 (display (3.1)) and
+Section 3.1 (3.1.1 recursions (3.2),
 (3.3) and the cdf recursions; 3.1.2 mean, variance, cdf differences and sandwiches; 3.1.3 quantiles).
 
 *General L (Section 3).*  The conditioning identity behind (3.1) and the two printed expressions of the
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
-from math import comb
+from math import comb, lcm
 
 import sympy as sp
 
@@ -99,8 +100,21 @@ def _bit_vectors(L):
     return sorted(itertools.product((0, 1), repeat=L), reverse=True)
 
 
+_LAWS: dict = {}     # the laws below, each computed once per argument (callers only read them)
+
+
+def _memo(name, key, compute):
+    if (name, key) not in _LAWS:
+        _LAWS[name, key] = compute()
+    return _LAWS[name, key]
+
+
 def _record_law(x, qq):
     """{y: P[R(x) = y]} for one record: every bit kept with probability 1 - q, flipped with probability q."""
+    return _memo("record", (tuple(x), qq), lambda: _record_law_once(x, qq))
+
+
+def _record_law_once(x, qq):
     law = {}
     for y in itertools.product((0, 1), repeat=len(x)):
         pr = Fraction(1)
@@ -112,6 +126,10 @@ def _record_law(x, qq):
 
 def _count_law(records, D, qq):
     """{counts s: P[A(x) = s]}: every synthetic collection y of the records (independent records), counted by Phi."""
+    return _memo("count", (tuple(tuple(r) for r in records), tuple(D), qq), lambda: _count_law_once(records, D, qq))
+
+
+def _count_law_once(records, D, qq):
     index = {d: j for j, d in enumerate(D)}
     laws = [_record_law(x, qq) for x in records]
     out = {}
@@ -315,9 +333,21 @@ def _epsilon_points():
         best_event = best_point = Fraction(0)
         for law, law_p in _neighbour_law_pairs(nn, L, qq):
             best_point = max(best_point, max(b / a for a, b in zip(law, law_p)))
-            for mask in range(1, 2**len(law)):
-                pick = [k for k in range(len(law)) if mask >> k & 1]
-                best_event = max(best_event, sum(law_p[k] for k in pick) / sum(law[k] for k in pick))
+            # P[A(x) in S] and P[A(x') in S] for every event S, exactly: the probabilities times their common
+            # denominator are integers, and the sums over the subsets (index = the mask of S) are built by
+            # doubling; the largest ratio is found by cross-multiplication
+            den = lcm(*(Fraction(v).denominator for v in law + law_p))
+            a_int = [(Fraction(v) * den).numerator for v in law]
+            b_int = [(Fraction(v) * den).numerator for v in law_p]
+            sums_a, sums_b = [0], [0]
+            for av, bv in zip(a_int, b_int):
+                sums_a += [s + av for s in sums_a]
+                sums_b += [s + bv for s in sums_b]
+            top, bottom = best_event.numerator, best_event.denominator
+            for sa, sb in zip(sums_a[1:], sums_b[1:]):       # every nonempty S
+                if sb * bottom > top * sa:
+                    top, bottom = sb, sa
+            best_event = Fraction(top, bottom)
         yield {EXP_EPS_EVENTS: _rat(best_event), MAX_PI: _rat(best_point)}
 
 

@@ -1,6 +1,6 @@
 """Pufferfish privacy of log-Laplace multiplicative perturbation, and p%-rule disclosure risk.
 
-Source: ``004_005a37d6f70bd1b7.txt`` ("Confidentiality in ABS business data using Pufferfish
+Source: ``abs-pufferfish`` (``004_005a37d6f70bd1b7.txt``; "Confidentiality in ABS business data using Pufferfish
 differential privacy"): Section 3 (Definition 3.1.4, Lemma 3.2.1, Theorem 3.2.2 and its proof),
 Section 4.3-4.4 (algorithms 4.3.1 / 4.3.2, the case study and Figures 4.4.1 / 4.4.2), Appendix B
 (Proposition 1, Corollary B.1.2 with equation b.1.3, Theorem B.2 and its Remark) and Appendix C
@@ -948,8 +948,8 @@ def _sup_spot_check(claim) -> Proof:
         rs = roots[0]
         for Rv in (lo_ - 1, lo_, (lo_ + rs) / 2, rs - sp.Rational(1, 1000), rs + sp.Rational(1, 1000),
                    (rs + hi_) / 2, 1 - pv, 1 + pv - cv, 1 + pv, 3):
-            point = {b: _SPOT_B, c: cv, p: pv, R: Rv, R_star: rs}
-            ok &= bool(RELATIONS[claim.relation](claim.lhs.subs(point), claim.rhs.subs(point)))
+            point = {b: _SPOT_B, c: cv, p: pv, R: Rv, R_star: rs}     # exact numbers put in at once (no bound symbols)
+            ok &= bool(RELATIONS[claim.relation](claim.lhs.xreplace(point), claim.rhs.xreplace(point)))
             n += 1
     return mechanical(ok, f"spot check: the stated relation holds exactly at {n} points (b = 1/2, c = 3/4, p in "
                           "{3/20, 1/2}, R* the exact root of (1-p-R)(1+p-R)^3 = c^4 in piece 2, R on both sides of R* "
