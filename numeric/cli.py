@@ -11,7 +11,7 @@
     dpderive latex [--outdir DIR] [--pdf] [--only TERM]... [--fresh]
                                                 the referee report and the catalogue (LaTeX)
     dpderive codegen [--check]                  write / check numeric/_generated.py
-    dpderive calibrate --design srs --N N --n n --epsilon E --delta D
+    dpderive calibrate --design srs --N N --n n --epsilon E --delta D [--width W]
                                                 the noise scale for (eps, delta), the worst pair
     dpderive profile --design srs --N N --n n --b B [--epsilons 0:2:21] [--plot FILE.png]
                                                 delta(eps) over a grid
@@ -32,7 +32,7 @@ derivations package and the versions of dpderive, Python, SymPy and mpmath are t
 computed with; they verify the others, store them, and say how many verdicts they reused and
 why they verified the others.  --fresh verifies everything again.
 
-Output.  Text is fitted to the terminal's width, at most 100 columns (--width W, 50 <= W <= 100),
+Output.  Text is fitted to the terminal's width, at most 100 columns (--width W, 60 <= W <= 100),
 claims grouped by paper with a heading line per paper; statements are shown in a short readable
 form (cut with an ellipsis: show prints them whole, and the JSON has both forms).  Progress: a
 bar when stderr is a terminal, else a line 'verified 57/195 claims, 31 s' at most every 10 s;
@@ -55,7 +55,6 @@ import math
 import os
 import re
 import sys
-import textwrap
 import time
 
 from ._common import ParameterError, as_float, count, require, scalar
@@ -130,16 +129,28 @@ def _write_text(param: str, path: str, text: str) -> None:
 
 
 # -- claims ---------------------------------------------------------------------------------------
-def _select(terms):
-    """(the selection, the claims it selects); a term matching nothing is an error on --only."""
+def _select(terms, claims=None):
+    """(the selection, the claims it selects among ``claims``, default every claim); a term matching
+    nothing is an error on --only."""
     import derivations
     from derivations.engine.select import NoMatch, Selection
 
     try:
         selection = Selection(terms)
-        return selection, selection.claims(derivations.claims())
+        return selection, selection.claims(derivations.claims() if claims is None else claims)
     except NoMatch as exc:
         _fail("only", str(exc))
+
+
+def _indexed():
+    """The results store and the entries of its index of the registry ((claims, errata, readings,
+    findings), :mod:`derivations.engine.index`) when it holds a current one, else (store, None): the
+    commands that list and count claims then need not build the papers' encodings."""
+    from derivations.engine.index import entries
+    from derivations.engine.store import Store
+
+    store = Store.load()
+    return store, (entries(store.index) if store.index is not None else None)
 
 
 def _jobs(jobs) -> int:
@@ -158,7 +169,8 @@ def _scale(scale) -> float:
 
 
 def _width(width) -> int:
-    """--width, or the terminal's width (100 when unknown), at most 100."""
+    """--width, an integer in [MIN_WIDTH, MAX_WIDTH] = [60, 100] of derivations.engine.terminal (else a
+    one-line error naming --width), or the terminal's width (100 when unknown) brought into that range."""
     from derivations.engine.terminal import MAX_WIDTH, MIN_WIDTH, terminal_width
 
     if width is not None:
@@ -285,12 +297,23 @@ def cmd_verify(args) -> int:
 def cmd_summary(args) -> int:
     import derivations
     from derivations.engine import report
+    from derivations.engine.store import Reuse
 
     width = _width(args.width)
     jobs = _jobs(args.jobs)
-    selection, claims = _select(args.only)
-    reuse = _stored(claims, jobs, args.quiet, args.fresh, _scale(args.budget_scale))
-    scope = report.Scope(claims, reuse.verdicts, covers=selection.covers)
+    scale = _scale(args.budget_scale)
+    store, indexed = (None, None) if args.fresh else _indexed()
+    scope = None
+    if indexed:                 # every selected verdict stored and current: nothing to build
+        selection, claims = _select(args.only, indexed[0])
+        got = {c.id: store.get(c)[0] for c in claims}
+        if all(got.values()):
+            reuse = Reuse(store.path, got, reused=len(got), written=store.written)
+            scope = report.Scope(claims, got, covers=selection.covers, registry=indexed[1:])
+    if scope is None:
+        selection, claims = _select(args.only)
+        reuse = _stored(claims, jobs, args.quiet, args.fresh, scale)
+        scope = report.Scope(claims, reuse.verdicts, covers=selection.covers)
     print(report.summary_text(scope, width) + "\n")
     print(report.totals_text(scope, width))
     idle = [p.label() for p in derivations.all_papers() if p not in scope.papers()]
@@ -304,7 +327,8 @@ def cmd_list(args) -> int:
     from derivations.engine.report import list_text
 
     width = _width(args.width)
-    print(list_text(_select(args.only)[1], width))
+    indexed = _indexed()[1]
+    print(list_text(_select(args.only, indexed[0] if indexed else None)[1], width))
     return 0
 
 
@@ -316,7 +340,9 @@ def cmd_papers(args) -> int:
         return 0
     from derivations.engine.report import papers_text
 
-    print(papers_text(_width(args.width)))
+    width = _width(args.width)
+    indexed = _indexed()[1]
+    print(papers_text(width, registry=indexed))
     return 0
 
 
@@ -495,34 +521,57 @@ def _describe(design, domain) -> str:
     return f"{what}; binary data, population total in [{domain.m_t}, {domain.M_t}]"
 
 
+def _fitted(text: str, width: int, label: str = "", indent: int = 17, keep=()) -> list[str]:
+    """``label`` + ``text`` wrapped to ``width`` columns, the label's spacing kept, the next lines
+    indented by ``indent`` (under the values of the labelled lines); the phrases ``keep`` are never
+    broken across lines."""
+    from derivations.engine.terminal import wrap
+
+    for phrase in keep:
+        text = text.replace(phrase, phrase.replace(" ", "\0"))
+    return [line.replace("\0", " ") for line in wrap(text, width, indent=" " * indent, first=label)]
+
+
 def cmd_calibrate(args) -> int:
     """The smallest scale and the worst pair.  A scale of 0 (the estimate alone meets the target) is
-    printed with its caveat on the same line: it holds only while the sample stays secret."""
+    printed with its caveat on the same line: it holds only while the sample stays secret.  A scale
+    at which delta(eps) = 0 exactly (the pure region, see :func:`numeric.calibrate_scale`) is said to
+    be pure.  Every line fits ``--width``."""
+    import numpy as np
+
     from numeric import amplified_laplace_scale, calibrate_scale, worst_pair
 
+    width = _width(args.width)
     design, domain = _design_domain(args)
     eps, delta = _epsilon(args.epsilon), _delta(args.delta)
-    # Everything is computed before anything is printed.
-    scale = calibrate_scale(design, domain, eps, delta, noise=args.noise)
-    pair = worst_pair(design, domain, scale, eps, noise=args.noise) if scale > 0 else None
-    generic = None
-    if args.noise == "laplace" and eps > 0:
-        generic = amplified_laplace_scale(design, domain, eps)
+    # Everything is computed before anything is printed; numpy's floating-point warnings are not the
+    # user's business (every overflow of the library is handled: an inf bounds, it is never a result).
+    with np.errstate(all="ignore"):
+        scale = calibrate_scale(design, domain, eps, delta, noise=args.noise)
+        pair = worst_pair(design, domain, scale, eps, noise=args.noise) if scale > 0 else None
+        generic = None
+        if args.noise == "laplace" and eps > 0:
+            generic = amplified_laplace_scale(design, domain, eps)
     name = "sigma" if args.noise == "gaussian" else "b"
-    print(_describe(design, domain))
-    print(f"{args.noise} noise, target (eps, delta) = ({eps:g}, {delta:g})")
+    lines = _fitted(_describe(design, domain), width, indent=2)
+    lines += _fitted(f"{args.noise} noise, target (eps, delta) = ({eps:g}, {delta:g})", width, indent=2)
     if pair is not None:
-        print(f"smallest scale:  {name} = {scale:.10g}")
-        print(f"worst pair:      {pair}")
+        lines += _fitted(f"{name} = {scale:.10g}", width, "smallest scale:  ")
+        lines += _fitted(str(pair), width, "worst pair:      ")
+        if pair.delta == 0:
+            lines += _fitted(f"delta(eps) = 0 exactly at this scale: the release is pure eps-DP, eps = {eps:g}",
+                             width, "pure:            ")
     else:   # the answer and its caveat on the same line: b = 0 is safe only while the sample is secret
-        print(f"smallest scale:  {name} = 0, but only if the sample stays secret")
-        print("\n".join(textwrap.wrap(NO_NOISE_CAVEAT, 100, initial_indent=" " * 17, subsequent_indent=" " * 17)))
-    if args.noise == "laplace":
-        head = "generic route (Laplace on the sample + amplification by subsampling)"
+        lines += _fitted(f"{name} = 0, but only if the sample stays secret", width, "smallest scale:  ")
+        lines += _fitted(NO_NOISE_CAVEAT, width, " " * 17,
+                         keep=("no noise needed", "(eps, delta)", "which units were sampled", "the only protection"))
+    if args.noise == "laplace":     # the route on one line, its answer on the next (never cut by the width)
+        lines += _fitted("Laplace on the sample + amplification by subsampling", width, "generic route:   ")
         if generic is None or not math.isfinite(generic):
-            print(f"{head}: no finite scale at eps = {eps:g}")
+            lines += _fitted(f"no finite scale at eps = {eps:g}", width, " " * 17)
         else:
-            print(f"{head}: b = {generic:.10g}; exact/generic = {scale / generic:.6g}")
+            lines += _fitted(f"b = {generic:.10g}; exact/generic = {scale / generic:.6g}", width, " " * 17)
+    print("\n".join(lines))
     return 0
 
 
@@ -700,6 +749,7 @@ def build_parser() -> argparse.ArgumentParser:
     _design_arguments(ca)
     ca.add_argument("--epsilon", type=float, required=True, help="finite, >= 0")
     ca.add_argument("--delta", type=float, required=True, help="in (0, 1)")
+    ca.add_argument("--width", **width)
     ca.set_defaults(func=cmd_calibrate, numeric=True)
 
     pr = sub.add_parser("profile", help="delta(eps) of a sampled HT total over a grid of eps")

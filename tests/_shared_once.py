@@ -1,6 +1,7 @@
 """A session value computed once for the whole test run, also when the tests run in several worker
 processes (pytest-xdist): the first worker that needs it computes it and leaves it in the run's common
-temporary directory; the others wait for that file and read it."""
+temporary directory; the others wait for that file and read it, for as long as the computing worker is
+alive (no limit of time: on a busy machine it may take long)."""
 from __future__ import annotations
 
 import os
@@ -8,9 +9,6 @@ import pickle
 import time
 from pathlib import Path
 from typing import Callable
-
-_WAIT = 1800.0   # seconds a worker waits for another one's result before giving up
-
 
 def shared_once(key: str, compute: Callable[[], object], tmp_path_factory) -> object:
     """``compute()``, evaluated by one process of the run; ``key`` names the value."""
@@ -21,7 +19,8 @@ def shared_once(key: str, compute: Callable[[], object], tmp_path_factory) -> ob
     try:
         fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
     except FileExistsError:
-        return _wait_for(data)
+        return _wait_for(data, lock)
+    os.write(fd, str(os.getpid()).encode())
     os.close(fd)
     try:
         value, failure = compute(), None
@@ -40,11 +39,23 @@ def _write(path: Path, payload) -> None:
     os.replace(tmp, path)
 
 
-def _wait_for(path: Path):
-    start = time.monotonic()
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _wait_for(path: Path, lock: Path):
     while not path.exists():
-        if time.monotonic() - start > _WAIT:
-            raise TimeoutError(f"no result in {path} after {_WAIT:.0f} s")
+        text = lock.read_text() if lock.exists() else ""
+        if text.isdigit() and not _alive(int(text)):
+            if path.exists():
+                break
+            raise RuntimeError(f"the worker (pid {text}) that was computing {path.stem} ended without a result")
         time.sleep(0.5)
     with open(path, "rb") as fh:
         value, failure = pickle.load(fh)

@@ -8,6 +8,17 @@ import pytest
 from _shared_once import shared_once
 
 
+def pytest_sessionstart(session):
+    """Say, before the long silence, what the shared fixtures do (once, in the process that reports)."""
+    if os.environ.get("PYTEST_XDIST_WORKER") is not None:
+        return
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line("dpderive: the tests of claims first wait while one process verifies every claim, "
+                            "then every proved claim's false variant, once for the whole run (a few minutes "
+                            "of CPU; nothing is printed meanwhile)")
+
+
 @pytest.fixture(scope="session")
 def all_verdicts(tmp_path_factory):
     """{claim id: Verdict} for every registered claim, verified with the time budgets of the CLI (once per

@@ -623,6 +623,31 @@ def test_summary_and_latex_reuse_stored_verdicts_and_redo_stale_ones(capsys, mon
     assert rc == 0 and len(counted[-1]) == 5 and says(out, "verified 5 (--fresh)")
 
 
+def test_papers_list_and_summary_read_the_stores_index_without_building_claims(capsys, monkeypatch, results_store):
+    """After a verify, the store holds an index of the registry; papers, list and summary of stored
+    verdicts then print exactly what the registry gives, without asking for a claim (the registry is made
+    to refuse).  Control: without the index (a stale one is dropped) they ask the registry again."""
+    rc, _, _ = run(capsys, "verify", "--only", R2, "--quiet")
+    assert rc == 0 and "index" in json.loads(results_store.read_text())
+    expected = {}
+    for cmd in (["papers"], ["list", "--only", "000"], ["summary", "--only", R2]):
+        rc, expected[cmd[0]], _ = run(capsys, *cmd)
+    from derivations.engine import core
+
+    def refuse():
+        raise AssertionError("the registry was asked for every claim")
+    monkeypatch.setitem(core._LOADER, "all", refuse)
+    monkeypatch.setattr(derivations, "claims", refuse)
+    for cmd in (["papers"], ["list", "--only", "000"], ["summary", "--only", R2]):
+        rc, out, err = run(capsys, *cmd)
+        assert rc == 0 and out == expected[cmd[0]], (cmd, err)
+    data = json.loads(results_store.read_text())
+    data["fingerprint"] = "0" * 64                             # the code changed: index and verdicts stale
+    results_store.write_text(json.dumps(data))
+    with pytest.raises(AssertionError, match="every claim"):
+        run(capsys, "list", "--only", "000")
+
+
 def test_summary_names_the_papers_not_yet_encoded(capsys, monkeypatch):
     """Every paper is encoded now: a registry without the claims of 001 stands for one that is not.
     Every verdict comes from the store written here (no verification in this test)."""
@@ -639,6 +664,10 @@ def test_summary_names_the_papers_not_yet_encoded(capsys, monkeypatch):
 
     claims = [c for c in every if not c.source.document.startswith("001")]
     monkeypatch.setattr(derivations, "claims", lambda: claims)
+    path = Path(store.default_path())     # the stored index of the whole registry goes too
+    data = json.loads(path.read_text())
+    assert data.pop("index")["claims"]
+    path.write_text(json.dumps(data))
     rc, out, _ = run(capsys, "summary", "--width", "100")
     assert rc == 0 and widest(out) <= 100
     assert _not_encoded() and "Not yet encoded: " + ", ".join(p.label() for p in _not_encoded()) in out

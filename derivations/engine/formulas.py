@@ -56,4 +56,8 @@ def formula(name: str, expr, args, claims, source: Source, doc: str, sample: Cal
 
 
 def all_formulas() -> list[Formula]:
+    """Every formula of every paper (the encodings built first)."""
+    from .core import _LOADER
+    if "all" in _LOADER:
+        _LOADER["all"]()
     return list(_FORMULAS.values())

@@ -13,7 +13,7 @@ from typing import Iterable
 import sympy as sp
 
 from .core import (CITATIONS, STRENGTH_LABELS, STRENGTHS, Claim, Erratum, Verdict, all_claims, all_errata,
-                   all_findings, all_readings)
+                   all_findings, all_readings, registered)
 from .papers import Paper, all_papers
 from .provenance import provenance
 from .render import hypotheses_unicode, prose_unicode, text_unicode
@@ -71,7 +71,9 @@ class Scope:
     ``covers(paper, location, ids)`` decides for an erratum, reading or finding (default: those
     concerning a claim of the report, or naming no claim and belonging to a paper of the report)."""
 
-    def __init__(self, claims: list[Claim], verdicts: dict[str, Verdict], covers=None):
+    def __init__(self, claims: list[Claim], verdicts: dict[str, Verdict], covers=None, registry=None):
+        """``registry``: the (errata, readings, findings) to choose from (default: the whole registry's;
+        an index's entries serve as well, :mod:`.index`)."""
         self.claims = claims
         self.verdicts = verdicts
         ids = {c.id for c in claims}
@@ -79,10 +81,11 @@ class Scope:
         if covers is None:
             def covers(paper, location, item_ids, selected):
                 return bool(selected & set(item_ids)) if item_ids else paper.file in docs
-        self.errata = [e for e in all_errata()
+        errata, readings, findings = registry or (all_errata(), all_readings(), all_findings())
+        self.errata = [e for e in errata
                        if covers(e.source.paper, e.source.location, (e.printed.id, e.corrected.id), ids)]
-        self.readings = [r for r in all_readings() if covers(r.source.paper, r.source.location, r.claims, ids)]
-        self.findings = [f for f in all_findings() if covers(f.source.paper, f.source.location, f.claims, ids)]
+        self.readings = [r for r in readings if covers(r.source.paper, r.source.location, r.claims, ids)]
+        self.findings = [f for f in findings if covers(f.source.paper, f.source.location, f.claims, ids)]
 
     def papers(self) -> list[Paper]:
         docs = {c.source.document for c in self.claims}
@@ -356,9 +359,10 @@ def paper_fields(p: Paper) -> list[tuple[str, str]]:
     return [(label, text) for label, text in fields if text]
 
 
-def papers_text(width: int) -> str:
-    """Every registered paper: label, title, authors, date, venue, file, and what is encoded of it."""
-    claims, errata, readings, findings = all_claims(), all_errata(), all_readings(), all_findings()
+def papers_text(width: int, registry=None) -> str:
+    """Every registered paper: label, title, authors, date, venue, file, and what is encoded of it
+    (``registry``: the claims, errata, readings and findings to count; default the whole registry's)."""
+    claims, errata, readings, findings = registry or (all_claims(), all_errata(), all_readings(), all_findings())
     out: list[str] = []
     for p in all_papers():
         def n(items):
@@ -427,7 +431,7 @@ def claim_text(c: Claim, v: Verdict, width: int, results: str = "") -> str:
     for key in v.citations:
         ref = CITATIONS[key]
         out += field("cites:", f"{ref.name}. {ref.statement} [{ref.reference}]")
-    for e in all_errata():
+    for e in registered("erratum"):          # the claim's own paper is built: no other needs to be
         if c.id in (e.printed.id, e.corrected.id):
             text = (f"this is the printed statement; the corrected one is {e.corrected.id}" if c.id == e.printed.id
                     else f"this is the corrected statement; the printed one is {e.printed.id}")
@@ -435,10 +439,10 @@ def claim_text(c: Claim, v: Verdict, width: int, results: str = "") -> str:
             sentence = e.printed_text if c.id == e.printed.id else e.corrected_text
             if sentence:
                 out += field("", f"“{prose_unicode(sentence)}”")
-    for r in all_readings():
+    for r in registered("reading"):
         if c.id in r.claims:
             out += field("reading:", f"{r.id}: printed '{r.printed}', read as '{r.reading}'")
-    for f in all_findings():
+    for f in registered("finding"):
         if c.id in f.claims:
             out += field("finding:", f"{f.id}: {f.text}")
     return "\n".join(out)

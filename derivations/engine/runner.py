@@ -25,8 +25,8 @@ from .core import _CLAIMS, Check, Claim, Verdict, verify_inline
 __all__ = ["verify_many", "budget_scale", "SCALE_VARIABLE", "BUDGET_HINT"]
 
 SCALE_VARIABLE = "DPDERIVE_BUDGET_SCALE"
-BUDGET_HINT = ("ran out of its CPU-time budget; this verdict is not stored: run `dpderive verify --fresh --only {id}` "
-               "again, with a larger `--budget-scale` (or ${var}) on a slow machine")
+BUDGET_HINT = ("ran out of its CPU-time budget; this verdict is not stored: run `dpderive verify --only {id}` "
+               "(verify always verifies afresh) with a larger `--budget-scale` (or ${var}) on a slow machine")
 #: A worker is stopped by the clock only after this many seconds per second of budget: a verification
 #: never waits, so this only guards against a process that hangs without using the CPU.
 _WALL_GUARD = 60.0

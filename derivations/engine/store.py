@@ -21,6 +21,7 @@ The file::
 
     {"format": 1, "fingerprint": "<sha256>", "written": "<UTC time>",
      "provenance": {"dpderive": ..., "commit": ..., "python": ..., "sympy": ..., ...},
+     "index": {"claims": [...], "errata": [...], ...},      (when every paper was built: :mod:`.index`)
      "verdicts": {"<claim id>": {"digest": "<claim digest>", "label": "<label>",
                                  "verdict": {"claim_id": ..., "expected": ..., "checks": [...]}}}}
 
@@ -36,7 +37,9 @@ import datetime
 import hashlib
 import json
 import os
+import re
 import sys
+import textwrap
 import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
@@ -76,6 +79,23 @@ def _versions() -> str:
            f"sympy {sympy.__version__}; mpmath {mpmath.__version__}"
 
 
+_IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+[.\w]+[ \t]+import[ \t]+(?:\([^)]*\)|[^\n]*)|import[ \t]+[^\n]*)", re.M)
+
+
+def _import_nodes(text: str, name: str) -> list:
+    """The import statements of a module, anywhere in it (inside functions too): each line that starts an
+    import is parsed alone (a whole module's syntax tree costs ten times more); if one does not parse
+    alone, the whole module is parsed."""
+    nodes = []
+    for m in _IMPORT_LINE.finditer(text):
+        try:
+            tree = ast.parse(textwrap.dedent(m.group(0)).split("#")[0].strip())
+        except SyntaxError:
+            return [n for n in ast.walk(ast.parse(text, name)) if isinstance(n, (ast.Import, ast.ImportFrom))]
+        nodes.extend(tree.body)
+    return nodes
+
+
 def _imported(path: Path, package: Path) -> set[Path]:
     """The files of ``package`` that the module at ``path`` imports (anywhere in it, at any depth)."""
     def resolve(parts: list[str]) -> list[Path]:
@@ -90,7 +110,7 @@ def _imported(path: Path, package: Path) -> set[Path]:
     else:
         here = here[:-1]        # the package the module belongs to
     found: set[Path] = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+    for node in _import_nodes(path.read_text(), str(path)):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 found.update(resolve(alias.name.split(".")))
@@ -183,6 +203,7 @@ class Store:
         self.written = ""
         self.stale_code = False     # the file holds verdicts of other code or versions
         self.problem = ""
+        self.index: dict | None = None   # the registry's index (:mod:`.index`), for the current fingerprint
 
     @classmethod
     def load(cls, path: str | None = None) -> "Store":
@@ -203,6 +224,7 @@ class Store:
             store.stale_code = bool(data["verdicts"])
             return store
         store.entries, store.written = data["verdicts"], str(data.get("written", ""))
+        store.index = data.get("index") if isinstance(data.get("index"), dict) else None
         return store
 
     def get(self, c: Claim) -> tuple[Verdict | None, str]:
@@ -241,8 +263,14 @@ class Store:
                 with open(os.path.join(folder, ".gitignore"), "w") as fh:
                     fh.write("# results of `dpderive verify`, written by the command\n*\n")
         self.written = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+        from .core import fully_built
+        if fully_built():                # every package built: the index of the registry goes with the verdicts
+            from .index import build
+            self.index = build()
         data = {"format": FORMAT, "fingerprint": self.fingerprint, "written": self.written,
                 "provenance": provenance(), "verdicts": dict(sorted(self.entries.items()))}
+        if self.index is not None:
+            data["index"] = self.index
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=".results-", suffix=".tmp")
         try:
             with os.fdopen(fd, "w") as fh:

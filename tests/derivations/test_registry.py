@@ -21,6 +21,34 @@ def test_ids_unique_and_sources_cited():
             assert (SEEDS / c.source.document).is_file(), c.source.document
 
 
+def test_every_id_names_the_package_that_registers_it():
+    """``derivations.get`` builds only the package that the id's prefix names (derivations.PREFIXES): every
+    claim, erratum, reading and finding must be registered by that package.  Control: an id of another
+    prefix is not found, and finding that out builds no package."""
+    import subprocess
+    import sys
+
+    for items in (derivations.claims(), derivations.errata(), derivations.readings(), derivations.findings()):
+        for item in items:
+            package = next((p for prefix, p in derivations.PREFIXES.items() if item.id.startswith(prefix)), None)
+            assert package is not None, item.id
+            assert _PACKAGE_OF_DOCUMENT[item.source.document] == package, item.id
+    code = ("import sys, derivations\n"
+            "try:\n    derivations.get('nosuch.claim')\nexcept KeyError:\n    pass\n"
+            "print(sorted(m for m in sys.modules if m.startswith('derivations.') and '.engine' not in m))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['derivations.papers']"
+    code = "import sys, derivations; derivations.get('pd.hm.query_tail'); print('derivations.log_laplace' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"                       # one claim of 001 builds 001's package alone
+
+
+#: The package that encodes each source document.
+_PACKAGE_OF_DOCUMENT = {"000_3f4b38deb4c4e7bd.txt": "ht_mechanism", "001_1dd3d7af6edcb71d.txt": "private_deciles",
+                        "002_89b9dd341c0215c2.txt": "shlomo_skinner", "003_6dfa2dbc38b4b249.txt": "k_randomization",
+                        "004_005a37d6f70bd1b7.txt": "log_laplace"}
+
+
 def test_every_public_numeric_function_names_existing_claims():
     ids = {c.id for c in derivations.claims()}
     assert numeric.__all__

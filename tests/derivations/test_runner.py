@@ -46,7 +46,7 @@ def test_a_verification_past_its_cpu_budget_is_undecided_and_marked(registered):
                          proof=_spin, budget=1))
     (v,) = runner.verify_many([c], jobs=1)
     assert v.label == "ERROR" and v.checks[0].budget_exhausted
-    assert "CPU-time budget" in v.checks[0].detail and "--fresh --only t.runner.spin" in v.checks[0].detail
+    assert "CPU-time budget" in v.checks[0].detail and "dpderive verify --only t.runner.spin" in v.checks[0].detail
 
 
 def test_the_budget_counts_cpu_time_not_the_clock(registered):
@@ -88,3 +88,19 @@ def test_a_bad_scale_is_refused_by_name(monkeypatch, bad):
         runner.budget_scale()
     monkeypatch.delenv(runner.SCALE_VARIABLE)
     assert runner.budget_scale() == 1.0
+
+
+def test_the_budget_hint_names_a_command_the_cli_accepts():
+    """The retry command in the message parses as written (control: a flag verify does not have is
+    refused by the same parser)."""
+    import re
+    import shlex
+
+    from derivations.engine.runner import BUDGET_HINT
+    from numeric.cli import build_parser
+
+    command = re.search(r"`dpderive ([^`]*)`", BUDGET_HINT.format(id="ht.some_claim", var="X")).group(1)
+    args = build_parser().parse_args(shlex.split(command) + ["--budget-scale", "2"])
+    assert args.only == ["ht.some_claim"] and args.budget_scale == 2
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(shlex.split(command) + ["--no-such-flag"])
