@@ -23,6 +23,7 @@ from __future__ import annotations
 import heapq
 import math
 from abc import ABC, abstractmethod
+from fractions import Fraction
 
 import numpy as np
 
@@ -43,6 +44,7 @@ class BinaryFamily(ABC):
 
     spacing: float     # distance between consecutive atoms of the HT estimate
     q: float           # inclusion probability
+    q_exact: Fraction  # the same, exact (n/N, or the double p)
 
     @abstractmethod
     def key(self) -> tuple:
@@ -98,6 +100,7 @@ class SRSFamily(BinaryFamily):
     def __init__(self, N: int, n: int):
         self.N, self.n = N, n
         self.spacing, self.q = N / n, n / N
+        self.q_exact = Fraction(n, N)
 
     def key(self):
         return ("srs", self.N, self.n)
@@ -128,8 +131,13 @@ class SRSFamily(BinaryFamily):
     def thresholds(self, t, c):
         N, n = float(self.N), float(self.n)
         t = t.astype(float)
-        y_c = ((t + 1) * (N - t) - c * (t + 1) * (N - t - n)) / ((N - t) + c * (t + 1))
-        y_d = (c * (t + 1) * (N - t) - (t + 1) * (N - t - n)) / ((t + 1) + c * (N - t))
+        if c <= 1e100:
+            y_c = ((t + 1) * (N - t) - c * (t + 1) * (N - t - n)) / ((N - t) + c * (t + 1))
+            y_d = (c * (t + 1) * (N - t) - (t + 1) * (N - t - n)) / ((t + 1) + c * (N - t))
+        else:   # the same fractions divided by c: c (t + 1)(N - t) would overflow near c = e^700
+            r = 1.0 / c
+            y_c = ((t + 1) * (N - t) * r - (t + 1) * (N - t - n)) / ((N - t) * r + (t + 1))
+            y_d = ((t + 1) * (N - t) - (t + 1) * (N - t - n) * r) / ((t + 1) * r + (N - t))
         return y_c, y_d
 
     def zero(self, t, eps):
@@ -145,6 +153,7 @@ class BernoulliFamily(BinaryFamily):
     def __init__(self, p: float):
         self.p = p
         self.spacing, self.q = 1.0 / p, p
+        self.q_exact = Fraction(p)
         self._logit = math.log(p) - math.log1p(-p)
 
     def key(self):
@@ -355,12 +364,67 @@ def error_bound(W: int) -> float:
     return perturbation_bound(eta) + 2 * (W + 1) * math.exp(-80) + 2 * W * math.exp(-200)
 
 
+_IV = None   # an mpmath interval context of its own (the global mpmath.iv keeps its precision)
+
+
+def _interval():
+    global _IV
+    if _IV is None:
+        from mpmath.ctx_iv import MPIntervalContext
+
+        _IV = MPIntervalContext()
+        _IV.prec = 128
+    return _IV
+
+
 def _pure(fam: BinaryFamily, eps: float, b: float, noise: str) -> bool:
-    """delta_b(eps) = 0 exactly for every pair: Laplace noise with eps >= h/b.  With unit i the one
-    that changes, f_t = (1 - q) G + q H and f_{t+1} = (1 - q) G + q H_h (H_h: H shifted by the
-    spacing h), and e^{-h/b} H <= H_h <= e^{h/b} H pointwise, so e^{-h/b} <= f_t/f_{t+1} <= e^{h/b}
-    (the Laplace mechanism with the Horvitz-Thompson sensitivity h = 1/q)."""
-    return noise == "laplace" and b > 0 and eps >= fam.spacing / b
+    """delta_b(eps) = 0 exactly for every pair, certified: Laplace noise with
+    eps >= ln(1 + q (e^{h/b} - 1)), h = 1/q the spacing of the atoms (q exact: n/N or the double p).
+
+    With unit i the one that changes, f_t = (1 - q) G + q H and f_{t+1} = (1 - q) G + q H_h (H_h:
+    H shifted by h; for Bernoulli sampling the coupling of ``profile.bernoulli.pmf_difference``,
+    Bin(t+1, p) = Bin(t, p) + Bernoulli(p)), and e^{-h/b} H <= H_h <= e^{h/b} H pointwise (the
+    Laplace mechanism with the Horvitz-Thompson sensitivity h), so f_{t+1}/f_t lies in
+    [1 - q (1 - e^{-h/b}), 1 + q (e^{h/b} - 1)] and f_t/f_{t+1} <= 1/(1 - q (1 - e^{-h/b}))
+    <= 1 + q (e^{h/b} - 1): the release is ln(1 + q (e^{h/b} - 1))-DP, the amplified epsilon of
+    claim ``profile.amplification.generic_scale`` (for SRS: amplification by sampling without
+    replacement, cited there).  The comparison is exact: h/b as a rational, the logarithm in
+    128-bit interval arithmetic (mpmath.iv), True only if eps is >= the interval's upper end (a
+    tie is left to the computation, which then returns its rounding bound)."""
+    if noise != "laplace" or not 0 < b < math.inf:
+        return False
+    q = fam.q_exact
+    x = 1 / (q * Fraction(b))                        # h/b, exact
+    e = Fraction(eps)
+    if e >= x:                                       # the Laplace mechanism itself: ln(...) <= h/b
+        return True
+    if q == 1 or x > e + 2 - Fraction(math.log(float(q))):   # ln(1 + q(e^x - 1)) >= x + ln q > eps
+        return False
+    iv = _interval()
+    X = iv.mpf(x.numerator) / iv.mpf(x.denominator)
+    Q = iv.mpf(q.numerator) / iv.mpf(q.denominator)
+    loss = iv.log1p(Q * iv.expm1(X))                 # relative accuracy also for tiny h/b
+    return bool((iv.mpf(eps) - loss).a >= 0)
+
+
+def pure_scale(fam: BinaryFamily, eps: float) -> float:
+    """The smallest double b (to a few ulps) at which ``_pure`` certifies delta_b(eps) = 0 with
+    Laplace noise: h / ln(1 + (e^eps - 1)/q) (the inverse of the amplified epsilon, claim
+    ``profile.amplification.generic_scale``), moved up until certified; ``inf`` for eps = 0 (no finite
+    scale is pure there)."""
+    if eps <= 0:
+        return math.inf
+    q = float(fam.q_exact)
+    if eps <= 1:
+        log_term = math.log1p(math.expm1(eps) / q)
+    else:        # eps - ln q + ln(1 + (q - 1) e^{-eps}): no overflow of e^eps
+        log_term = eps - math.log(q) + math.log1p((q - 1) * math.exp(-eps))
+    b = fam.spacing / log_term * (1 - 2.0**-50)
+    for k in range(200):
+        if _pure(fam, eps, b, "laplace"):
+            return b
+        b = float(np.nextafter(b, math.inf)) if k < 16 else b * (1 + 2.0**-40)
+    raise AssertionError(f"no certified pure scale near {b!r} at eps = {eps!r}")   # pragma: no cover
 
 
 def pair_deltas(fam: BinaryFamily, t: np.ndarray, up: np.ndarray, eps: float, b: float, noise: str) -> np.ndarray:

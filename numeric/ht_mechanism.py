@@ -298,6 +298,38 @@ def density_ratio_derivative(z, atoms_x, atoms_x_prime, probabilities, b):
     return scalar_out(value)
 
 
+def _product_below(q, b, s):
+    """Where q * b < s may hold (q = fl(s/b) below the exact quotient): the exact residual
+    s - q b by Dekker's product (Veltkamp splitting) where q, b are in [2^-450, 2^450] (no
+    intermediate overflows or underflows there), ``True`` (unknown) elsewhere."""
+    lo, hi = 2.0 ** -450, 2.0 ** 450
+    safe = (q >= lo) & (q <= hi) & (b >= lo) & (b <= hi)
+    q, b = np.where(safe, q, 1.0), np.where(safe, b, 1.0)
+    split = 134217729.0                               # 2^27 + 1
+    prod = q * b
+    qh = split * q
+    qh = qh - (qh - q)
+    ql = q - qh
+    bh = split * b
+    bh = bh - (bh - b)
+    bl = b - bh
+    resid = (((qh * bh - prod) + qh * bl) + ql * bh) + ql * bl    # q b = prod + resid exactly
+    below = (prod < s) | ((prod == s) & (resid < 0))
+    return ~safe | below
+
+
+def _difference_above(x, y, d):
+    """Where the rounded d = fl(x - y) exceeds the exact x - y (Knuth's TwoSum, exact for finite
+    x, y below 2^1020); ``True`` (unknown) where an operand is not finite or that large."""
+    big = 2.0 ** 1020
+    safe = np.isfinite(d) & (np.abs(x) < big) & (np.abs(y) < big)
+    x, y, d = (np.where(safe, v, 0.0) for v in (x, y, d))
+    bv = d - x
+    av = d - bv
+    err = (x - av) + (-y - bv)                        # x - y = d + err exactly
+    return ~safe | (err < 0)
+
+
 @provenance("htm.census.delta")
 def laplace_mechanism_delta(epsilon, sensitivity, b):
     r"""delta(eps) of the plain Laplace mechanism t(x) + bW (the census design, no sampling).
@@ -309,6 +341,18 @@ def laplace_mechanism_delta(epsilon, sensitivity, b):
     when delta is small (the generated ``_generated.laplace_mechanism_delta`` is the proved
     expression it is tested against).
 
+    Rounding: the result is never below the exact delta of the double inputs.  Delta/b is moved
+    up one ulp unless Dekker's exact product shows the rounded quotient is not below it, and
+    eps - Delta/b down one ulp unless Knuth's TwoSum shows the rounded difference is not above it
+    (one ulp covers the half-ulp error of a rounded operation; /2 is exact unless the result is
+    subnormal, then it is moved down too).  So the argument is a lower bound of the exact one and
+    -expm1 of it an upper bound of delta (delta decreases in the argument); it is then moved up
+    4 ulps (``expm1`` is within 1 ulp) and capped at 1.  Where the lowered argument is still
+    >= 0 (eps >= Delta/b exactly, e.g. the pure-DP scale b = Delta/eps when that quotient is
+    exact), or Delta = 0, the exact delta is 0 and 0 is returned.  Near the kink eps = Delta/b the
+    relative accuracy is about 2^-52 (Delta/b)/|eps - Delta/b| (one rounding of Delta/b cannot be
+    undone), elsewhere a few ulps.
+
     Edges: ``epsilon = inf`` gives 0 for every finite sensitivity (also when Delta/b overflows);
     ``sensitivity = inf`` gives 1 for every finite epsilon (no noise hides an unbounded change);
     both infinite together have no value (the two limits disagree) and are refused, naming
@@ -316,13 +360,16 @@ def laplace_mechanism_delta(epsilon, sensitivity, b):
 
     Source: ht-mechanism (000), Section 1.4 applied to the census design (claim htm.census.delta).
 
-    >>> float(laplace_mechanism_delta(0.0, 2.0, 1.0))   # 1 - e^{-1}
-    0.6321205588285577
+    >>> d = float(laplace_mechanism_delta(0.0, 2.0, 1.0))   # 1 - e^{-1} = 0.63212055882855767..., rounded up
+    >>> 0.6321205588285577 <= d < 0.6321205588285577 + 1e-15
+    True
+    >>> float(laplace_mechanism_delta(1.0, 2.0, 2.0))   # eps = Delta/b: exactly 0
+    0.0
     >>> float(laplace_mechanism_delta(float("inf"), 2.0, 1.0))
     0.0
     """
     shape = broadcast_shape(epsilon=epsilon, sensitivity=sensitivity, b=b)
-    memory("epsilon", math.prod(shape) * 6)
+    memory("epsilon", math.prod(shape) * 16)     # inputs, Dekker/TwoSum temporaries, output
     eps = as_float("epsilon", epsilon)
     require(eps >= 0, "epsilon", ">= 0")
     delta = as_float("sensitivity", sensitivity)
@@ -333,7 +380,16 @@ def laplace_mechanism_delta(epsilon, sensitivity, b):
     require(~(np.isinf(eps) & np.isinf(delta)), "sensitivity",
             "finite when epsilon = inf (delta(inf) = 0 for every finite sensitivity, but "
             "delta(eps) = 1 for every finite eps when the sensitivity is infinite)")
-    with np.errstate(over="ignore", invalid="ignore"):
-        arg = (eps - delta / b) / 2          # eps = inf: +inf (Delta/b may be inf only if Delta is finite and b tiny)
-        arg = np.where(np.isinf(eps), np.inf, arg)
-        return scalar_out(np.maximum(0.0, -np.expm1(arg)))
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        ratio = delta / b
+        ratio = np.where(_product_below(ratio, b, delta), np.nextafter(ratio, np.inf), ratio)   # >= Delta/b
+        diff = eps - ratio
+        diff = np.where(_difference_above(eps, ratio, diff), np.nextafter(diff, -np.inf), diff)  # <= eps - ratio
+        arg = diff / 2
+        arg = np.where(arg * 2 != diff, np.nextafter(arg, -np.inf), arg)   # subnormal: /2 rounded
+        arg = np.where(np.isinf(eps) | (delta == 0), np.inf, arg)  # delta(eps) = 0 exactly; eps = inf: +inf (Delta/b may be inf only if Delta is finite and b tiny)
+        value = -np.expm1(arg)
+        value = np.where(value > 0, value, 0.0)    # max(0, .), without the -0.0 of -expm1(0)
+        for _ in range(4):                          # expm1 within 1 ulp: 4 ulps up is safe
+            value = np.where(value > 0, np.nextafter(value, np.inf), value)
+        return scalar_out(np.minimum(value, 1.0))

@@ -4,8 +4,9 @@ Edges, for every function here: the scale ``b`` of a Laplace law is finite and >
 is refused where the law itself is evaluated: ``laplace_pdf``, ``laplace_cdf``, ``laplace_mgf``);
 an infinite ``x`` or ``mu`` gives the limit of the formula (0 or 1 for the density and distribution
 function, ``inf`` or 0 for the moments), and where that limit does not exist (``x`` and ``mu``
-infinite with the same sign: |x - mu| is undefined) the call raises ``ParameterError`` naming
-``mu``.  Inputs broadcast together (a shape clash names the parameters) and results larger than
+infinite with the same sign: |x - mu| is undefined) or disagrees with the moment of the limit law
+(``mu = -inf`` where the moment diverges: 0 * inf, the moment infinite for every finite mu but
+e^X -> 0) the call raises ``ParameterError`` naming ``mu``.  Inputs broadcast together (a shape clash names the parameters) and results larger than
 the memory limit of :mod:`numeric._common` are refused before anything is allocated.
 """
 from __future__ import annotations
@@ -95,7 +96,10 @@ def laplace_mgf(a, b, mu=0.0):
     Parameters: ``a`` real, ``b > 0`` finite, ``mu`` real; broadcast together.  Edges: a = 0 gives
     1 (e^{0 X} = 1) for every mu, infinite ``mu`` included; for a != 0 an infinite ``a`` or ``mu``
     gives the limit (``inf`` where |ab| >= 1 or a mu = +inf, 0 where a mu = -inf and |ab| < 1);
-    e^{a mu} beyond the float range gives ``inf``.
+    e^{a mu} beyond the float range gives ``inf``.  An infinite ``mu`` with a mu = -inf and
+    |ab| >= 1 has no value and is refused, naming ``mu``: e^{a mu} times the divergent integral is
+    0 * inf (the MGF is infinite for every finite mu, but e^{aX} -> 0 almost surely, whose mean is
+    0), as in :func:`log_laplace_mean`.
 
     >>> float(laplace_mgf(1.0, 0.5))  # 1 / (1 - 1/4)
     1.3333333333333333
@@ -107,14 +111,19 @@ def laplace_mgf(a, b, mu=0.0):
     memory_for(_TEMPS, a=a, b=b, mu=mu)
     a, b, mu = np.broadcast_arrays(as_float("a", a), _finite_scale(b), as_float("mu", mu))
     finite = np.abs(a * b) < 1
+    require(finite | ~np.isinf(mu) | (a == 0) | ((a > 0) == (mu > 0)), "mu",
+            "finite where |ab| >= 1 and a mu = -inf (E[e^{aX}] is infinite for every finite mu, while "
+            "e^{aX} -> 0 as a mu -> -inf: e^{a mu} times a divergent integral, 0 * inf, has no value)")
     with np.errstate(over="ignore"):
         # a = 0: E[e^{0 X}] = 1 whatever mu is (0 * inf would be NaN in e^{a mu})
         value = gen.laplace_mgf_finite(np.where(finite, a, 0.0), b, np.where(finite & (a != 0), mu, 0.0))
     return scalar_out(np.where(finite, value, np.inf))
 
 
-def _finite_below(kernel, limit, b, mu, power):
-    """``kernel(b, mu)`` where ``b < limit`` (the moment exists), ``inf`` elsewhere.
+def _finite_below(kernel, limit, b, mu, power, what):
+    """``kernel(b, mu)`` where ``b < limit`` (the moment exists), ``inf`` elsewhere; ``mu = -inf``
+    with ``b >= limit`` is refused naming ``mu`` (``what`` says which moment: e^{power mu} times an
+    infinite moment, 0 * inf, has no value).
 
     ``kernel(b, mu) = e^{power mu} kernel(b, 0)``.  Where the direct value is not a positive finite
     number (e^{power mu} over- or underflows, or b^2 underflows against it: 0 * inf), it is
@@ -124,6 +133,10 @@ def _finite_below(kernel, limit, b, mu, power):
     memory_for(_TEMPS, b=b, mu=mu)
     b, mu = np.broadcast_arrays(_positive_b(b), as_float("mu", mu))
     finite = b < limit
+    require(finite | (mu > -np.inf), "mu",
+            f"> -inf where b >= {limit:g} ({what} is infinite for every finite mu, while e^X -> 0 as "
+            f"mu -> -inf: {'e^mu' if power == 1 else f'e^{{{power} mu}}'} times an infinite moment, 0 * inf, "
+            f"has no value)")
     bs = np.where(finite, b, limit / 2)
     with np.errstate(over="ignore", invalid="ignore", under="ignore", divide="ignore"):
         value = np.array(kernel(bs, mu), dtype=float, ndmin=1).reshape(b.shape)
@@ -144,12 +157,17 @@ def log_laplace_mean(b, mu=0.0):
     Source: abs-pufferfish (004), Appendix A.1, Lemma 1 with a = 1.
 
     ``b > 0`` (``b = inf`` gives ``inf`` like every b >= 1); ``mu = +inf`` gives ``inf``, ``-inf``
-    gives 0 (for b < 1); beyond the float range ``inf``.  Broadcast together.
+    gives 0 for b < 1 (the limit, and the mean of the limit e^X = 0); beyond the float range
+    ``inf``.  ``mu = -inf`` with ``b >= 1`` has no value and is refused, naming ``mu``: the mean
+    e^mu E[e^{bW}] is 0 * inf there (it is infinite for every finite mu, so its limit is inf,
+    but e^X -> 0 almost surely, whose mean is 0; the two disagree, and at b = 1 even the limit
+    in (b, mu) does not exist: e^mu/(1 - b^2) takes every value > 0 near (1, -inf)).  Broadcast
+    together.
 
     >>> float(log_laplace_mean(0.5))
     1.3333333333333333
     """
-    return _finite_below(gen.log_laplace_mean_finite, 1.0, b, mu, 1)
+    return _finite_below(gen.log_laplace_mean_finite, 1.0, b, mu, 1, "E[e^X]")
 
 
 @provenance("log_laplace.variance_stable", "ht.second_moment_infinite_at_half", "ht.corollary3")
@@ -165,13 +183,16 @@ def log_laplace_variance(b, mu=0.0):
     Source: abs-pufferfish (004), Appendix A.1, Lemma 1 (a = 1, 2) and Corollary 3.
 
     ``b > 0`` (``b = inf`` gives ``inf`` like every b >= 1/2); ``mu = +inf`` gives ``inf``,
-    ``-inf`` gives 0 (for b < 1/2); a subnormal b with a large mu keeps its value (b^2 e^{2 mu} is
-    formed in log space where b^2 underflows).  Broadcast together.
+    ``-inf`` gives 0 for b < 1/2 (the limit, and the variance of the limit e^X = 0); a subnormal
+    b with a large mu keeps its value (b^2 e^{2 mu} is formed in log space where b^2 underflows).
+    ``mu = -inf`` with ``b >= 1/2`` has no value and is refused, naming ``mu``: e^{2 mu} times an
+    infinite second moment is 0 * inf (the variance is infinite for every finite mu, but e^X -> 0
+    almost surely, whose variance is 0).  Broadcast together.
 
     >>> float(log_laplace_variance(0.25))  # 1/(1 - 1/4) - 1/(1 - 1/16)^2
     0.195555555555555...
     """
-    return _finite_below(gen.log_laplace_variance_finite, 0.5, b, mu, 2)
+    return _finite_below(gen.log_laplace_variance_finite, 0.5, b, mu, 2, "Var(e^X)")
 
 
 @provenance("ht.prop4_unbiased", "ht.prop4_unique")

@@ -361,6 +361,7 @@ def fit_loglinear(counts, design_matrix, pi, *, tol=1e-10, max_iter=100) -> Logl
         fail("counts", "a 1-d array of k >= 1 cell counts", f"shape {cshape}")
     k = cshape[0]
     memory("counts", k * 24.0, what="the fit")
+    f = _as_counts("counts", counts)      # before k is compared with the design: junk counts are named as such
     xshape = _shape_of(design_matrix)
     if len(xshape) != 2 or xshape[0] != k or xshape[1] < 1:
         fail("design_matrix", f"a 2-d array of shape (k, p), k = len(counts) = {k}, p >= 1", f"shape {xshape}")
@@ -368,7 +369,6 @@ def fit_loglinear(counts, design_matrix, pi, *, tol=1e-10, max_iter=100) -> Logl
     if p > k:
         fail("design_matrix", f"of full column rank, which needs p <= k (got p = {p} columns, k = {k} cells)")
     memory("design_matrix", k * p * 5.0, what="the fit")
-    f = _as_counts("counts", counts)
     X = as_float("design_matrix", design_matrix, finite=True)
     pi = _pi(pi, k)
     tol = tolerance("tol", tol, lo=1e-14, hi=0.1)
@@ -465,8 +465,9 @@ def _tau_terms(fit, counts, lam, pi):
     for name, v in (("counts", counts), ("lam", lam), ("pi", pi)):
         if v is None:
             fail(name, "given with the others (counts, lam and pi), when no fit is")
+    memory("counts", math.prod(_shape_of(counts)) * 2.0)
+    c = _as_counts("counts", counts)      # before the shapes are compared: junk counts are named as such
     memory_for(5, counts=counts, lam=lam, pi=pi)
-    c = _as_counts("counts", counts)
     lam = as_float("lam", lam)
     require(lam >= 0, "lam", ">= 0 (the expected population counts; +inf allowed)")
     pi = as_float("pi", pi)

@@ -878,8 +878,10 @@ def invariant_pram_matrix(retention, v):
 
     Parameters: ``retention`` in [0, 1] (a scalar or an array: the result is then a stack
     (..., k, k), ready for :func:`misclassification_epsilon`); ``v`` the k >= 2 category
-    proportions (nonnegative, positive sum; counts are normalised).  A category with v_j = 0 is
-    never released (a row of zeros), which :func:`misclassification_epsilon` ignores.
+    proportions (nonnegative, finite, positive sum; counts are normalised, after division by
+    their largest entry, so any finite scale gives the same matrix: [1e308, 1e308] is uniform and
+    gives P^2).  A category with v_j = 0 is never released (a row of zeros), which
+    :func:`misclassification_epsilon` ignores.
 
     >>> M = invariant_pram_matrix(0.8, [0.5, 0.5])     # P = [[.8, .2], [.2, .8]], M = P^2
     >>> np.round(M, 12).tolist()
@@ -895,9 +897,10 @@ def invariant_pram_matrix(retention, v):
     require((th >= 0) & (th <= 1), "retention", "a probability in [0, 1]")
     vv = as_float("v", v, finite=True)
     require(vv >= 0, "v", "nonnegative proportions")
-    s = float(vv.sum())
-    require(s > 0, "v", "proportions with a positive sum")
-    vv = vv / s
+    top = float(vv.max())
+    require(top > 0, "v", "proportions with a positive sum")
+    vv = vv / top                      # in [0, 1] first: the sum of 1e308 + 1e308 would overflow,
+    vv = vv / float(vv.sum())          # and 1e-320 / 2e-320 would lose digits (subnormals)
     t = th[..., None, None]
     eye = np.eye(k)
     P = t * eye + (1.0 - t) / (k - 1) * (1.0 - eye)                      # (..., k, k)

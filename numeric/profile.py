@@ -35,7 +35,8 @@ _CLAIMS = ("htm.delta.event_form", "profile.laplace.endpoint_form", "profile.lap
            "profile.laplace.interval_decreasing", "profile.laplace.interval_no_root", "profile.laplace.tails",
            "profile.gaussian.exponential_sum", "profile.gaussian.rolle_step", "profile.gaussian.half_line",
            "profile.delta0_bound", "profile.srs.pmf_difference", "profile.bernoulli.pmf_difference",
-           "profile.srs.zero_region", "htm.r8.pmf_ratio", "profile.bernoulli.pmf_ratio")
+           "profile.srs.zero_region", "htm.r8.pmf_ratio", "profile.bernoulli.pmf_ratio",
+           "profile.amplification.generic_scale", "htm.census.delta")
 
 
 # -- designs ----------------------------------------------------------------------------------------
@@ -249,6 +250,49 @@ def _explicit(design):
     return [x for x, k in zip(s, keep) if k], pr[keep]
 
 
+def _sensitivity(design, domain):
+    """Delta = max_i (largest change of x_i)/pi_i, exact (a Fraction): the largest shift of an atom
+    t(x, s) = sum_{i in s} x_i/pi_i between neighbours (pi_i summed exactly from the listed doubles)."""
+    from fractions import Fraction
+
+    samples, probs = _explicit(design)
+    pi = [Fraction(0)] * design.N
+    for x, p in zip(samples, probs.tolist()):
+        for j in x:
+            pi[j] += Fraction(p)
+    spread = Fraction(1) if isinstance(domain, BinaryDomain) else Fraction(max(domain.values)) - Fraction(min(domain.values))
+    return spread / min(pi)
+
+
+def _explicit_pure(design, domain, eps: float, b: float, noise: str) -> bool:
+    """delta_b(eps) = 0 exactly for every pair of an explicit design (or a finite domain): Laplace
+    noise with eps >= Delta/b, Delta = ``_sensitivity`` (compared in exact rationals).  Each kernel
+    moves by at most Delta between neighbours, so e^{-Delta/b} <= f_x/f_x' <= e^{Delta/b} pointwise:
+    the Laplace mechanism with sensitivity Delta, whose delta is 0 from eps = Delta/b on
+    (claim ``htm.census.delta``, applied sample by sample)."""
+    from fractions import Fraction
+
+    return noise == "laplace" and 0 < b < math.inf and Fraction(eps) * Fraction(b) >= _sensitivity(design, domain)
+
+
+def _pure_scale(design, domain, eps: float) -> float:
+    """The smallest scale (a double, to a few ulps) from which Laplace noise makes delta(eps) = 0
+    exactly: the amplified scale of ``profile.amplification.generic_scale`` for SRS and Bernoulli on
+    binary data, Delta/eps otherwise (the Laplace mechanism with the largest shift of an atom: pure,
+    but without the gain of the sampling, so not always the smallest pure scale); ``inf`` at eps = 0."""
+    from fractions import Fraction
+
+    if eps <= 0:
+        return math.inf
+    if isinstance(domain, BinaryDomain) and not isinstance(design, ExplicitDesign):
+        return _bin.pure_scale(_family(design), eps)
+    delta = _sensitivity(design, domain)
+    b = float(delta / Fraction(eps))
+    while Fraction(eps) * Fraction(b) < delta:
+        b = float(np.nextafter(b, math.inf))
+    return b
+
+
 def _solve(design, domain, b: float, eps: float, noise: str, prune: bool = True, floor: float = 0.0) -> WorstPair:
     if isinstance(domain, BinaryDomain) and not isinstance(design, ExplicitDesign):
         d, t, tp = _bin.search(_family(design), domain.m_t, domain.M_t, eps, b, noise, prune, floor)
@@ -258,6 +302,9 @@ def _solve(design, domain, b: float, eps: float, noise: str, prune: bool = True,
     require(npairs <= _exp.MAX_PAIRS, "domain", f"small enough to enumerate its neighbouring pairs "
             f"({npairs} > {_exp.MAX_PAIRS})")
     require(npairs > 0, "domain", "one with at least one neighbouring pair")
+    if _explicit_pure(design, domain, eps, b, noise):
+        x, xp, i = next(_exp.pairs(domain, design.N))    # every pair has delta = 0: report the first
+        return WorstPair(0.0, eps, b, noise, float(sum(x)), float(sum(xp)), tuple(x), tuple(xp), i)
     d, found = _exp.deltas(samples, probs, domain, design.N, eps, b, noise)
     k = int(np.argmax(d))
     x, xp, i = found[k]
@@ -287,6 +334,15 @@ def privacy_profile(design, domain, b, epsilons, noise="laplace", prune=True, pr
     most the value returned; for SRS on binary data it is a branch and bound over blocks of totals,
     for Bernoulli sampling the pair at the smallest total (data processing), so the cost does not
     grow with N.  ``prune=False`` evaluates every pair.
+
+    Exact zeros.  Where a claim proves delta(eps) = 0 the result is 0.0 exactly, not the rounding
+    bound: with Laplace noise, for SRS and Bernoulli sampling on binary data when
+    eps >= ln(1 + q(e^{h/b} - 1)) (q the sampling fraction n/N or p, h = 1/q the sensitivity of the
+    Horvitz-Thompson total: the amplified epsilon of claim ``profile.amplification.generic_scale``;
+    for Bernoulli sampling also directly from the coupling of ``profile.bernoulli.pmf_difference``),
+    checked in exact rational and 128-bit interval arithmetic; for an explicit design when
+    eps >= Delta/b (Delta = max_i (largest change of x_i)/pi_i, claim ``htm.census.delta``); and,
+    for any noise, for SRS pairs whose noiseless loss is at most eps (``profile.srs.zero_region``).
 
     Source: ht-mechanism (000), Section 1.4 (delta) and Section 2.2 (the atoms and the split).
 
@@ -328,17 +384,25 @@ def worst_pair(design, domain, b, epsilon, noise="laplace") -> WorstPair:
 
 def _smallest(f, lo: float, hi: float, rtol: float, log: bool) -> float:
     """For non-increasing f with f(lo) > 0 >= f(hi): a point v with f(v) <= 0 checked, and the sign
-    change within a relative distance rtol below it (``brentq``, in log space if ``log``)."""
+    change within a relative distance rtol below it (``brentq``, in log space if ``log``).  The ends
+    are evaluated at lo and hi themselves (exp(ln hi) may differ from hi by an ulp, which matters
+    where f jumps at hi: the start of the pure region), and the point returned is the one checked."""
     from scipy.optimize import brentq
 
-    g = (lambda u: f(math.exp(u))) if log else f
     a, c = (math.log(lo), math.log(hi)) if log else (lo, hi)
+
+    def point(u):
+        return hi if u >= c else lo if u <= a else (math.exp(u) if log else u)
+
+    def g(u):
+        return f(point(u))
+
     tol = rtol if log else rtol * max(abs(hi), 1e-300)
     r = brentq(g, a, c, xtol=tol / 4, rtol=4 * np.finfo(float).eps)
     v = min(r + tol / 2, c)
     while g(v) > 0:                       # brentq's point may sit just below the sign change
         v = min(v + tol / 2, c)
-    return math.exp(v) if log else v
+    return point(v)
 
 
 _B_MAX = 1e300       # the largest noise scale tried: delta there is the rounding bound of the computation
@@ -396,9 +460,21 @@ def calibrate_scale(design, domain, epsilon, delta, noise="laplace", rtol=1e-9) 
     since the randomness of the sampling is then the only protection; otherwise the upper end of a
     bracket of relative width ``rtol`` at which the upper value of delta (see
     :func:`privacy_profile`) is checked to be <= ``delta``, so the returned scale meets the target
-    exactly.  A target below what the computation can certify (the upper value of delta at
-    b = 1e300, where the exact delta is ~0, is the rounding bound) raises a ``ValueError`` naming
-    ``delta`` before any search.
+    exactly.
+
+    Pure region (Laplace noise, eps > 0).  From the pure scale on -- the generic scale of
+    :func:`amplified_laplace_scale` for SRS and Bernoulli sampling on binary data (claim
+    ``profile.amplification.generic_scale``), Delta/eps for an explicit design or a finite domain
+    (Delta = max_i (largest change of x_i)/pi_i: the Laplace mechanism, claim ``htm.census.delta``,
+    which ignores what the sampling adds, so the pure region may start lower), each rounded up until
+    certified -- delta(eps) is exactly 0: the mechanism is pure eps-DP there, and
+    :func:`privacy_profile` and :func:`worst_pair` return 0.0.  The search never goes above it, so
+    every target delta > 0 is met, at the latest by the pure scale itself (the answer for a target
+    below the rounding bound of the computation, about 1e-16 to 1e-15, e.g. 1e-30: the smaller
+    scales have certified upper values above the target).  Only without a pure region (Gaussian
+    noise, or eps = 0) is a target below what the computation can certify (the upper value of delta
+    at b = 1e300, where the exact delta is ~0, is the rounding bound) refused with a ``ValueError``
+    naming ``delta``, before any search.
 
     Source: ht-mechanism (000), Abstract (which Laplace scale reaches a given (eps, delta)).
 
@@ -418,11 +494,16 @@ def calibrate_scale(design, domain, epsilon, delta, noise="laplace", rtol=1e-9) 
 
     if _solve(design, domain, 0.0, eps, "laplace", floor=target).delta <= target:     # b = 0: no noise
         return 0.0
-    require(f(_B_MAX) <= 0, "delta", f"at least the rounding bound of the computation: even at scale "
-            f"{_B_MAX:g} the certified delta is {f(_B_MAX) + target:.3g} > {target!r}")
-    hi = 1.0
-    while f(hi) > 0:
-        hi = min(hi * 16, _B_MAX)
+    top = _pure_scale(design, domain, eps) if noise == "laplace" else math.inf
+    if math.isinf(top):              # no pure region: the target must be certifiable below 1e300
+        top = _B_MAX
+        require(f(_B_MAX) <= 0, "delta", f"at least the rounding bound of the computation: even at scale "
+                f"{_B_MAX:g} the certified delta is {f(_B_MAX) + target:.3g} > {target!r}"
+                + (" (Gaussian noise has no pure region)" if noise == "gaussian" else
+                   " (at eps = 0 no Laplace scale is pure)"))
+    hi = min(1.0, top)
+    while f(hi) > 0:                 # f(top) = -target: exactly 0 in the pure region
+        hi = min(hi * 16, top)
     lo = hi
     while f(lo) <= 0:
         lo /= 16

@@ -545,7 +545,10 @@ def simulate_sample_uniques(N, n, n_keys, p_key, reps, rng, progress=False):
     n = 5000 and of n = 10000; printed averages 0.024 and 0.035).
 
     Parameters: ``N`` >= 1, ``n`` in [1, N], ``n_keys`` in [1, 62], ``reps`` >= 2 (integers);
-    ``p_key`` in [0, 1]; ``rng`` a ``numpy.random.Generator`` or an integer seed >= 0 (the same seed
+    ``p_key`` in (0, 1), as in :func:`expected_unique_proportion` (at 0 or 1 every unit falls in
+    one cell, no sample of n >= 2 has a sample unique and every proportion would be 0/0: refused,
+    naming ``p_key``; for p_key in (0, 1) a sample without a sample unique still gives a NaN
+    proportion, see :class:`SampleUniques`); ``rng`` a ``numpy.random.Generator`` or an integer seed >= 0 (the same seed
     gives the same result); ``progress`` a boolean (a tqdm bar over the replicates).
 
     Method: the population is relabelled to its occupied cells once; each sample is
@@ -571,6 +574,7 @@ def simulate_sample_uniques(N, n, n_keys, p_key, reps, rng, progress=False):
         fail("n", f"an integer in [1, N] (N = {N}: a sample of at most the whole population)", n)
     n_keys = count("n_keys", n_keys, 1, 62)
     p_key = scalar("p_key", p_key, 0.0, 1.0)
+    require(0.0 < p_key < 1.0, "p_key", "in (0, 1) (at 0 or 1 all units share one cell)")   # as expected_unique_proportion
     reps = count("reps", reps, 2)
     rng = as_rng(rng)
     progress = boolean("progress", progress)

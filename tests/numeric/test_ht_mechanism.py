@@ -184,3 +184,36 @@ def test_ht_atoms_unbiased_exhaustive():
         for x in itertools.product((-1.0, 0.0, 2.5), repeat=4):
             atoms, p = ht_atoms(samples, probs, x)
             assert atoms @ p == pytest.approx(sum(x), abs=1e-12)
+
+
+def _mp_census_delta(eps, sens, b):
+    """max(0, 1 - e^{(eps - Delta/b)/2}) of the double inputs, exactly converted, in mpmath at 50 digits."""
+    with mpmath.workdps(50):
+        return max(mpmath.mpf(0), 1 - mpmath.exp((mpmath.mpf(eps) - mpmath.mpf(sens) / mpmath.mpf(b)) / 2))
+
+
+def test_laplace_mechanism_delta_never_below_exact():
+    """Rounded up: never below delta of the double inputs computed in mpmath at 50 digits (the
+    closed form of htm.census.delta, inputs converted exactly).  300 seeded uniform cases and 300
+    within 1e-15..1e-1 (relative) below the kink eps = Delta/b, where one rounding of Delta/b moves
+    delta by whole percents.  Tolerance policy: >= the reference always; within 1e-12 relative of
+    it where |eps - Delta/b| > 1e-3 Delta/b (a few ulps of slack from the directed rounding)."""
+    rng = np.random.default_rng(20240601)
+    b = rng.uniform(0.1, 5, 600)
+    sens = rng.uniform(0, 10, 600)
+    eps = np.concatenate([rng.uniform(0, 5, 300),
+                          sens[300:] / b[300:] * (1 - 10 ** rng.uniform(-15, -1, 300))])
+    got = laplace_mechanism_delta(eps, sens, b)
+    for e, s, bb, g in zip(eps.tolist(), sens.tolist(), b.tolist(), got.tolist()):
+        ref = _mp_census_delta(e, s, bb)
+        assert g >= ref, (e, s, bb, g, float(ref))
+        if abs(e - s / bb) > 1e-3 * s / bb:
+            assert g <= ref * (1 + 1e-12), (e, s, bb, g, float(ref))
+
+
+@pytest.mark.parametrize("eps,sens,b", [(1.0, 2.0, 2.0), (2.0, 1.0, 0.5), (4.0, 1.0, 0.25), (3.0, 0.0, 1.0),
+                                        (0.0, 0.0, 1.0)])
+def test_laplace_mechanism_delta_exact_zero_at_pure_scale(eps, sens, b):
+    """eps = Delta/b exactly (b = Delta/eps with an exact quotient), or Delta = 0: the exact delta is
+    1 - e^0 = 0 (exact rationals), and the directed rounding must not turn it into an ulp."""
+    assert laplace_mechanism_delta(eps, sens, b) == 0.0

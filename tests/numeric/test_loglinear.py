@@ -599,3 +599,23 @@ def test_provenance_and_docstring_examples():
     assert set(numeric.loglinear.__all__) == {"fit_loglinear", "tau1", "tau2"}
     result = doctest.testmod(numeric.loglinear, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.mark.parametrize("counts", [["1", "3", "2", "6", "1"], ["1", "3"], np.array(["a", "b"]), ["x"],
+                                    ("1", "3", "2", "6", "1", "0")])
+def test_string_counts_are_named_not_the_design(counts):
+    """Reference: the documented domain (counts nonnegative integers).  Counts made of strings are wrong
+    whatever their length, so the error names counts, not the (valid, 4 x 3) design whose number of rows
+    merely differs from the number of strings; the same in tau1/tau2, whose lam then must not be blamed.
+    Negative control: numeric counts of the wrong length still name the design (its shape is what clashes)."""
+    Z = [[1, 0, 0], [1, 0, 1], [1, 1, 0], [1, 1, 1]]
+    with pytest.raises(ParameterError) as err:
+        fit_loglinear(counts, Z, 0.5)
+    assert err.value.param == "counts" and str(err.value).startswith("counts ")
+    for fn in (tau1, tau2):
+        with pytest.raises(ParameterError) as err:
+            fn(counts=counts, lam=[1.0, 2.0, 3.0], pi=0.5)
+        assert err.value.param == "counts"
+    with pytest.raises(ParameterError) as err:
+        fit_loglinear([1, 3, 2, 6, 1], Z, 0.5)
+    assert err.value.param == "design_matrix"

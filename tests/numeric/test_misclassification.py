@@ -764,6 +764,28 @@ def test_invariant_pram_matrix():
         assert err.value.param == param
 
 
+def test_invariant_pram_matrix_extreme_scales():
+    """Reference: exact rationals.  The construction depends on v only through v/sum(v), so the
+    doubles given are converted exactly (Fraction), normalised exactly and run through the
+    Gouweleeuw et al. construction in Fractions; for uniform v it is P^2 = [[17/25, 8/25], [8/25,
+    17/25]] at theta = 4/5.  Inputs whose float sum overflows (1e308 + 1e308) or whose scale is
+    subnormal.  Tolerance policy: 1e-13 relative, 1e-15 absolute (as test_invariant_pram_matrix)."""
+    def construction(theta, v):
+        k = len(v)
+        v = [x / sum(v) for x in v]
+        P = [[theta if a == b else (1 - theta) / (k - 1) for b in range(k)] for a in range(k)]
+        lam = [sum(P[j][a] * v[j] for j in range(k)) for a in range(k)]
+        Q = [[P[l][a] * v[l] / lam[a] for l in range(k)] for a in range(k)]
+        return [[float(sum(P[b][m] * Q[m][a] for m in range(k))) for b in range(k)] for a in range(k)]  # M = R^T
+
+    np.testing.assert_allclose(invariant_pram_matrix(0.8, [1e308, 1e308]), [[0.68, 0.32], [0.32, 0.68]],
+                               rtol=1e-13, atol=1e-15)
+    for theta, v in [(0.8, [1e308, 1e308]), (0.7, [5e307, 1.5e308]), (0.6, [1e308, 1.7e308, 3e307]),
+                     (0.8, [1e-320, 3e-320]), (0.9, [5e-324, 5e-324, 1e-323])]:
+        ref = construction(Fr(theta), [Fr(x) for x in v])
+        np.testing.assert_allclose(invariant_pram_matrix(theta, v), ref, rtol=1e-13, atol=1e-15)
+
+
 def test_paper_invariance_convention():
     """Reference: by hand.  The document's 'vM = v' is the row convention: with (3)'s columns,
     M = [[1, 1/2], [0, 1/2]], v = (1/2, 1/2) has vM = v but E[f~/n] = M v = (3/4, 1/4) != v; the

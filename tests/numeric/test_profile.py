@@ -743,6 +743,68 @@ def test_amplified_scale_bernoulli_is_pure_dp(N, p):
         assert privacy_profile(design, domain, b, eps) <= 1e-12
 
 
+def _mp_generic_scale(q, eps):
+    """h / ln(1 + (e^eps - 1)/q), h = 1/q, at 50 digits (q an exact Fraction): the scale from which
+    the release is pure eps-DP (amplification by subsampling, claim profile.amplification.generic_scale)."""
+    with mpmath.workdps(50):
+        qq = mpmath.mpf(q.numerator) / q.denominator
+        return 1 / qq / mpmath.log(1 + mpmath.expm1(eps) / qq)
+
+
+@pytest.mark.parametrize("design, q", [(SRS(1000, 50), F(50, 1000)), (Bernoulli(1000, 0.05), F(0.05)),
+                                       (SRS(100, 10), F(1, 10))])
+@pytest.mark.parametrize("target", [1e-15, 1e-30])
+def test_calibrate_tiny_delta_returns_the_pure_scale(design, q, target):
+    """A target at or below the rounding bound of the computation (~1e-16..1e-15): the exact delta is
+    0 from the generic scale b_g on (reference: b_g from its formula in mpmath at 50 digits), so
+    the answer is at most b_g (within the rounding of the certification: a few ulps) and, being
+    certified pure, not below it (the amplified epsilon is decreasing in b: eps >= ln(1 + q(e^{h/b} - 1))
+    iff b >= b_g); at that scale the worst pair and the profile are exactly 0.  It used to return a scale
+    2% above b_g whose printed worst-pair delta (3.1e-15) exceeded the target."""
+    eps = 1.0
+    domain = BinaryDomain(design.N)
+    b = calibrate_scale(design, domain, eps, target)
+    bg = _mp_generic_scale(q, eps)
+    assert bg <= b <= bg * (1 + 1e-15), (b, float(bg))
+    assert worst_pair(design, domain, b, eps).delta == 0.0
+    assert privacy_profile(design, domain, b, eps) == 0.0
+
+
+def test_calibrate_tiny_delta_explicit_design_and_gaussian():
+    """Explicit design (a census of 2 units, values in {0, 2.5}), Laplace noise: delta(eps) =
+    max(0, 1 - e^{(eps - 2.5/b)/2}) (htm.census.delta), 0 from b = 2.5/eps on and, at eps = 1, above 1e-30
+    for b < 2.5 (1 - 1e-28) (by hand: 1 - e^{-x} >= x/2 for small x).  So a target of 1e-30, below the
+    rounding bound, is met at b = 2.5 instead of being refused.  Gaussian noise has no pure region: the
+    same target cannot be certified and is refused naming delta."""
+    design, domain = ExplicitDesign([(0, 1)], [1.0]), FiniteDomain((0, 2.5))
+    b = calibrate_scale(design, domain, 1.0, 1e-30)
+    assert 2.5 * (1 - 1e-15) <= b <= 2.5
+    assert privacy_profile(design, domain, b, 1.0) == 0.0 and worst_pair(design, domain, b, 1.0).delta == 0.0
+    with pytest.raises(ValueError, match=r"^delta\b"):
+        calibrate_scale(design, domain, 1.0, 1e-30, noise="gaussian")
+
+
+@pytest.mark.parametrize("N, p, b", [(1000, 0.05, 5.0), (100, 0.3, 0.8), (10, 0.1, 20.0)])
+def test_bernoulli_profile_is_exactly_zero_in_the_pure_region(N, p, b):
+    """Bernoulli(p) on binary data, Laplace(b): the two laws of a pair are g and (1 - p) g + p g_h,
+    so the privacy loss is at most eps_p = ln(1 + p(e^{h/b} - 1)), h = 1/p (amplification,
+    profile.amplification.generic_scale; reference value in mpmath at 50 digits): delta(eps) = 0 exactly
+    for eps >= eps_p, as on the SRS path; it used to return the rounding bound 9.4e-17.  Just below eps_p
+    the worst pair (t = 0: the atoms 0 and 1/p with probabilities 1 - p, p against the atom 0) has a
+    positive delta, from the brute force (exact atoms, mpmath): the zero region starts at eps_p."""
+    with mpmath.workdps(50):
+        pp = mpmath.mpf(F(p).numerator) / F(p).denominator
+        eps_p = float(mpmath.log(1 + pp * mpmath.expm1(1 / (pp * b))))
+    design, domain = Bernoulli(N, p), BinaryDomain(N)
+    above = [eps_p * (1 + 1e-9), eps_p * 1.01, 2 * eps_p, eps_p + 5]
+    assert privacy_profile(design, domain, b, above).tolist() == [0.0] * len(above)
+    assert worst_pair(design, domain, b, above[0]).delta == 0.0
+    below = eps_p * (1 - 1e-6)
+    ref = max(float(delta_bruteforce([(), (0,)], [1 - p, p], x, xp, below, b)) for x, xp in [((0,), (1,)), ((1,), (0,))])
+    assert ref > 0
+    assert float(privacy_profile(design, domain, b, below)) >= ref
+
+
 # =====================================================================================================
 # 10. bad input
 # =====================================================================================================

@@ -417,6 +417,36 @@ def test_jointexp_single_quantile_is_the_interval_exponential_mechanism():
     assert np.max(np.abs(f - ref) / se) < 5
 
 
+def test_jointexp_bounds_whose_difference_overflows():
+    """a = -1e308, b = 1e308: b - a = 2e308 is beyond the float range, and so is the length of the
+    interval [-9e307, 9e307].  m = 1, so the interval law is L_i exp(-eps |i - q n|/2) (as in the test
+    above); reference: that law with the lengths L_i exact (Fractions of the doubles) and the weights in
+    mpmath at 30 digits, nothing overflowing.  40000 seeded draws: every interval's frequency within 5 SE;
+    inside the interval longer than the float range and inside [a, -9e307] the position (o - lo)/L, in
+    Fractions, has mean 1/2 within 5 SE (uniform: sd 1/sqrt(12)).  Negative control: the same law with
+    every L_i = 1 (what the lengths contribute) is more than 5 SE away."""
+    x = np.array([-9e307, 9e307, 9.5e307])
+    q, eps, a, b = 0.5, 1.0, -1e308, 1e308
+    edges = [Fraction(v) for v in [a, *x, b]]
+    lengths = [hi - lo for lo, hi in zip(edges, edges[1:])]
+    assert lengths[1] > Fraction(np.finfo(float).max) and lengths[0] + lengths[1] + lengths[2] + lengths[3] > 2**1024
+    with mp.workdps(30):
+        w = [mp.mpf(L.numerator) / L.denominator * mp.e ** (-eps * abs(i - q * x.size) / 2)
+             for i, L in enumerate(lengths)]
+        ref = np.array([float(v / mp.fsum(w)) for v in w])
+        flat = [mp.e ** (-eps * abs(i - q * x.size) / 2) for i in range(len(lengths))]
+        wrong = np.array([float(v / mp.fsum(flat)) for v in flat])
+    o = joint_exp_quantiles(x, [q], eps, a, b, rng=11, size=40000)[:, 0]
+    assert np.all(np.isfinite(o)) and o.min() >= a and o.max() <= b
+    idx = np.searchsorted(x, o, side="right")
+    f = np.bincount(idx, minlength=x.size + 1) / o.size
+    assert np.max(np.abs(f - ref) / np.sqrt(ref * (1 - ref) / o.size)) < 5
+    assert np.max(np.abs(f - wrong) / np.sqrt(wrong * (1 - wrong) / o.size)) > 5
+    for i in (0, 1):
+        pos = [float((Fraction(v) - edges[i]) / lengths[i]) for v in o[idx == i].tolist()]
+        assert len(pos) > 100 and abs(np.mean(pos) - 0.5) < 5 / math.sqrt(12 * len(pos)), i
+
+
 def test_jointexp_kernel_sums_against_direct_sums():
     """Reference: sum_{i' < i} exp(-c |i - i' - tau| + v(i')) summed directly (mpmath, 30 digits) for random
     v with -inf entries, tau below 1, fractional, integer, beyond n; relative 1e-12."""

@@ -33,9 +33,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from numeric import (census_rse, density_ratio, density_ratio_derivative, disclosure_risk, ht_atoms,
-                     laplace_mechanism_delta, laplace_mgf, laplace_pdf, max_disclosure_risk, mixture_density,
-                     pufferfish_scale, simulate_disclosure_risk, simulate_rse, srs_binary_delta0,
-                     srs_binary_epsilon0, srs_binary_log_pmf)
+                     laplace_mechanism_delta, laplace_mgf, laplace_pdf, log_laplace_mean, log_laplace_variance,
+                     max_disclosure_risk, mixture_density, pufferfish_scale, simulate_disclosure_risk, simulate_rse,
+                     srs_binary_delta0, srs_binary_epsilon0, srs_binary_log_pmf)
 from numeric._common import ParameterError
 
 from _input_classes import CASES, COVERED, Clash, Combo, Known
@@ -301,6 +301,26 @@ def test_laplace_mgf_at_zero_is_one_for_infinite_mu():
     assert laplace_mgf(0.0, 0.5, np.inf) == 1.0
     assert laplace_mgf(0.0, 0.5, -np.inf) == 1.0
     assert laplace_mgf([-1.0, 0.0, 1.0], 0.5, np.inf).tolist() == [0.0, 1.0, np.inf]
+
+
+def test_log_laplace_moments_at_minus_infinite_mu():
+    """Reference: by hand from Lemma 1 (004, A.1): E[e^X] = e^mu/((1 - b)(1 + b)) for b < 1 and inf for
+    b >= 1 at every finite mu; Var(e^X) likewise with b < 1/2.  At mu = -inf and a divergent moment the
+    value is e^mu times inf, 0 * inf: the limit of the moment (inf) and the moment of the limit law
+    (e^X = 0 almost surely: 0) disagree, so the call is refused naming mu, as laplace_mgf with
+    a mu = -inf and |ab| >= 1.  Where the moment exists both agree on 0; mu = +inf gives inf (inf * inf)."""
+    for call in (lambda: log_laplace_mean(2.0, -np.inf), lambda: log_laplace_mean(1.0, -np.inf),
+                 lambda: log_laplace_mean(np.inf, -np.inf), lambda: log_laplace_variance(0.5, -np.inf),
+                 lambda: log_laplace_variance([0.1, 0.7], -np.inf), lambda: laplace_mgf(1.0, 2.0, -np.inf),
+                 lambda: laplace_mgf(-1.0, 2.0, np.inf), lambda: laplace_mgf(np.inf, 0.5, -np.inf)):
+        with pytest.raises(ParameterError) as err:
+            call()
+        assert err.value.param == "mu" and str(err.value).startswith("mu ") and "0 * inf" in str(err.value)
+    assert log_laplace_mean(0.5, -np.inf) == 0.0 and log_laplace_variance(0.4, -np.inf) == 0.0
+    assert log_laplace_mean(2.0, np.inf) == np.inf and log_laplace_variance(0.5, np.inf) == np.inf
+    assert log_laplace_mean(2.0, -1e300) == np.inf and log_laplace_variance(0.5, -1e300) == np.inf
+    assert laplace_mgf(1.0, 2.0, np.inf) == np.inf and laplace_mgf(-1.0, 2.0, -np.inf) == np.inf
+    assert laplace_mgf(-np.inf, 0.5, 1.0) == np.inf      # |ab| = inf at finite mu: infinite for all large |a|
 
 
 def _rse_one_unit(b: Fraction) -> float:

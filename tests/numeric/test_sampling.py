@@ -467,7 +467,7 @@ def _naive(N, n, n_keys, p_key, reps, seed):
 
 @pytest.mark.parametrize("N,n,n_keys,p_key,chunk", [(500, 40, 4, 0.3, 1 << 21), (500, 40, 4, 0.3, 100),
                                                      (300, 300, 3, 0.5, 700), (200, 1, 2, 0.2, 5),
-                                                     (400, 60, 1, 0.0, 130), (200, 30, 12, 0.5, 100)])
+                                                     (400, 60, 1, 5e-324, 130), (200, 30, 12, 0.5, 100)])
 def test_simulation_counts_match_a_direct_implementation(N, n, n_keys, p_key, chunk, monkeypatch):
     """Reference: ``_naive`` on the same seed (np.unique per sample), with the chunk of replicates set
     so that one chunk, several chunks and one replicate per chunk are all used: the per-sample
@@ -550,15 +550,18 @@ def test_simulation_reproducible_and_seed_sensitive():
 
 def test_simulation_degenerate_cases():
     """Reference: by hand.  n = N: every sample is the population, every sample unique is a population
-    unique (proportion 1, analytic 1).  p_key = 0: all units in cell 0, no sample unique when n >= 2
-    (all summaries None: undefined, not NaN), and with n = 1 the single unit is a sample unique and
-    not a population unique (proportion 0).  Negative control: p_key = 0.5 has sample uniques."""
+    unique (proportion 1, analytic 1).  p_key = 5e-324 (the smallest positive double: a key is 1 only
+    where the generator returns exactly 0.0, so for these seeds every unit falls in cell 0, as it did
+    at p_key = 0, which is now refused like in expected_unique_proportion): no sample unique when
+    n >= 2 (all summaries None: undefined, not NaN), and with n = 1 the single unit is a sample
+    unique and not a population unique (proportion 0).  Negative control: p_key = 0.5 has sample
+    uniques."""
     r = simulate_sample_uniques(50, 50, 4, 0.5, 3, 1)
     assert r.mean == 1.0 and r.analytic == 1.0 and np.all(r.proportions == 1.0)
-    z = simulate_sample_uniques(50, 5, 3, 0.0, 4, 1)
+    z = simulate_sample_uniques(50, 5, 3, 5e-324, 4, 1)
     assert z.mean is None and z.se is None and z.pooled is None and z.analytic is None
     assert np.isnan(z.proportions).all() and z.occupied_cells == 1 and np.all(z.sample_uniques == 0)
-    one = simulate_sample_uniques(50, 1, 3, 0.0, 4, 1)
+    one = simulate_sample_uniques(50, 1, 3, 5e-324, 4, 1)
     assert one.mean == 0.0 and one.analytic == 0.0 and np.all(one.sample_uniques == 1)
     assert one.analytic_doubles is None and one.mean_doubles is None
     half = simulate_sample_uniques(50, 5, 3, 0.5, 4, 1)
@@ -627,3 +630,17 @@ def test_paper_example_between_population_spread(capsys):
             assert (mult - printed) > 5 * sd
     with capsys.disabled():
         print("\n" + "\n".join(lines))
+
+
+@pytest.mark.parametrize("p_key", [0.0, 1.0])
+def test_simulate_sample_uniques_refuses_p_key_like_the_analytic_ratio(p_key):
+    """Reference: by hand.  At p_key = 0 or 1 every unit has the same key, so the population is one cell
+    (F = N) and a sample of n >= 2 units is one cell with f = n: no sample unique, every proportion is
+    0/0.  expected_unique_proportion refuses these p_key naming p_key; the simulation must do the same
+    instead of returning NaN proportions (the same domain, (0, 1), in both)."""
+    with pytest.raises(ParameterError) as analytic:
+        expected_unique_proportion(60, 10, 3, p_key)
+    with pytest.raises(ParameterError) as simulated:
+        simulate_sample_uniques(60, 10, 3, p_key, 20, 1)
+    assert analytic.value.param == simulated.value.param == "p_key"
+    assert "(0, 1)" in str(analytic.value) and "(0, 1)" in str(simulated.value)
