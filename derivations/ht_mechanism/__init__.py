@@ -1,4 +1,4 @@
-"""``000_3f4b38deb4c4e7bd.txt``: the Horvitz-Thompson estimate as a differential-privacy mechanism.
+"""``ht-mechanism`` (``000_3f4b38deb4c4e7bd.txt``): the Horvitz-Thompson estimate as a differential-privacy mechanism.
 
 Modules in the paper's order: the definitions of Section 1.4 and Results 1-6 (:mod:`.results`),
 Result 7 and its proof (:mod:`.result7`), simple random sampling on binary data, Results 8-9

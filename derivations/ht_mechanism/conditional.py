@@ -1,6 +1,6 @@
 """Result 10: the Horvitz-Thompson estimate conditional on the selection of one unit.
 
-Source: ``000_3f4b38deb4c4e7bd.txt``, Section 2.4, Result 10 and its proof.
+Source: ``ht-mechanism`` (``000_3f4b38deb4c4e7bd.txt``), Section 2.4, Result 10 and its proof.
 
 For a unit i with p_i not in {0, 1}, with I_j = 1{j in S},
 

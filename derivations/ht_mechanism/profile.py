@@ -1,6 +1,6 @@
 """The privacy profile delta(eps) of the Horvitz-Thompson mechanism: the facts its exact evaluation uses.
 
-Source: ``000_3f4b38deb4c4e7bd.txt`` ("The Horvitz-Thompson estimate as a privacy mechanism"):
+Source: ``ht-mechanism`` (``000_3f4b38deb4c4e7bd.txt``; "The Horvitz-Thompson estimate as a privacy mechanism"):
 Section 1.4 (delta as an integral of a positive part), Section 2.2 (the mixture density and the
 split of the delta integral), Section 2.3 (Results 8-9, simple random sampling on binary data) and
 the Abstract (the question of the noise scale).  The definitions and Results are proved in

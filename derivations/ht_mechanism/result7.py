@@ -1,6 +1,6 @@
 """Result 7 and its proof: the class-wise terms c and d, the printed reductions and signs.
 
-Source: ``000_3f4b38deb4c4e7bd.txt`` ("The Horvitz-Thompson estimate as a privacy mechanism"),
+Source: ``ht-mechanism`` (``000_3f4b38deb4c4e7bd.txt``; "The Horvitz-Thompson estimate as a privacy mechanism"),
 Section 2.2.2, Result 7 and its proof.  The text is OCR-damaged; every repair is a registered
 reading (``derivations.readings()``), reported apart from the errata.
 

@@ -1,4 +1,4 @@
-"""``003_6dfa2dbc38b4b249.txt`` (``k-randomization``): Zhilyaev and Zeber, K-Randomization (2016).
+"""``k-randomization`` (``003_6dfa2dbc38b4b249.txt``): Zhilyaev and Zeber, K-Randomization (2016).
 
 Modules: Sections 1-2, differential privacy of a finite release and bit-vector randomization
 (:mod:`.definitions`); Section 3, the privacy ratio and the single-bit count (:mod:`.single_bit`);

@@ -1,7 +1,8 @@
 """Beyond the paper: the exact privacy of the aggregated counts (the question the paper leaves open after
 (3.1), the largest value of the privacy ratio).
 
-Source: ``003_6dfa2dbc38b4b249.txt``, Section 3, display (3.1) and the open question after it; Section 3.1.
+Source: ``k-randomization`` (``003_6dfa2dbc38b4b249.txt``), Section 3, display (3.1) and the
+open question after it; Section 3.1.
 
 *Pure epsilon.*  Aggregation buys nothing in pure differential privacy: for every n >= 1 the largest
 privacy ratio of the released counts is (p/q)^L, the per-record bound.

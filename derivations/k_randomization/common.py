@@ -1,4 +1,5 @@
-"""Shared symbols and sources of ``003_6dfa2dbc38b4b249.txt`` (Zhilyaev and Zeber, K-Randomization, 2016)."""
+"""Shared symbols and sources of ``k-randomization`` (``003_6dfa2dbc38b4b249.txt``;
+Zhilyaev and Zeber, K-Randomization, 2016)."""
 from __future__ import annotations
 
 import sympy as sp

@@ -1,7 +1,7 @@
 """Sections 1 and 2: differential privacy of a finite release (Proposition 1.1), bit and bit-vector
 randomization, and the law of the aggregated query A = Phi o R (equation (2.1)).
 
-Source: ``003_6dfa2dbc38b4b249.txt`` (Zhilyaev and Zeber, K-Randomization, 2016), Sections 1-2.
+Source: ``k-randomization`` (``003_6dfa2dbc38b4b249.txt``; Zhilyaev and Zeber, K-Randomization, 2016), Sections 1-2.
 
 Conventions.  The lie probability is 0 < q < 1/2 and the truth probability p = 1 - q is written out
 as ``1 - q`` in every Section 2 statement, so that no claim needs the side condition p = 1 - q.

@@ -1,7 +1,7 @@
 """Sections 4 and 5: ratios of sums (Lemmas 4.1-4.3, Corollary 4.1) and the per-record statement of
 Section 5 ("Old stuff").
 
-Source: ``003_6dfa2dbc38b4b249.txt`` (Zhilyaev and Zeber, K-Randomization, 2016), Sections 4-5.
+Source: ``k-randomization`` (``003_6dfa2dbc38b4b249.txt``; Zhilyaev and Zeber, K-Randomization, 2016), Sections 4-5.
 
 The extracted text of Section 4 garbles the conditions (4.2) and (4.3) of Lemma 4.2, refers to the
 displays (4.1)-(4.5) as (5.1)-(5.5), and prints the proof of Lemma 4.2 after Corollary 4.1; the readings

@@ -1,6 +1,6 @@
 """Variance of the Horvitz-Thompson total under log-Laplace multiplicative perturbation.
 
-Source: ``004_005a37d6f70bd1b7.txt``, Appendix A (Proposition 2, Corollary 3,
+Source: ``abs-pufferfish`` (``004_005a37d6f70bd1b7.txt``), Appendix A (Proposition 2, Corollary 3,
 Proposition 4, Corollary 5, A.3) and the analytic RSE of Section 4.3.
 
 The estimator is  Yhat = sum_{i in U} delta_i w_i pi_i^{-1} e^{a_i X_i} y_i  with

@@ -1,6 +1,6 @@
 """The Laplace distribution and its moment generating function (Lemma 1).
 
-Source: ``004_005a37d6f70bd1b7.txt``, Appendix A.1, Lemma 1 and its proof.
+Source: ``abs-pufferfish`` (``004_005a37d6f70bd1b7.txt``), Appendix A.1, Lemma 1 and its proof.
 
 For X ~ Laplace(mu, b), b > 0, the density is f(x) = exp(-|x - mu|/b) / (2 b).
 Every expectation E[g(X)] is written as the paper's proof does, split at mu into

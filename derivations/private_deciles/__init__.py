@@ -1,4 +1,4 @@
-"""``001_1dd3d7af6edcb71d.txt`` (``private-deciles``): Canesse, internship report (ENS Lyon, 2022).
+"""``private-deciles`` (``001_1dd3d7af6edcb71d.txt``): Canesse, internship report (ENS Lyon, 2022).
 
 Modules: Sections 1.2 and 2.1, neighbours, differential privacy and AboveThreshold
 (:mod:`.above_threshold`); Sections 2.2.1-2.2.2, the histogram method, its privacy, accuracy lemma and

@@ -1,7 +1,7 @@
 """Sections 1.2 and 2.1: neighbouring databases, differential privacy, and AboveThreshold
 (Théorème 2.1.0.1, a rewriting of Dwork and Roth 2014, Theorem 3.23), step by step.
 
-Source: ``001_1dd3d7af6edcb71d.txt`` (Canesse, 2022), Sections 1.2 and 2.1.
+Source: ``private-deciles`` (``001_1dd3d7af6edcb71d.txt``; Canesse, 2022), Sections 1.2 and 2.1.
 
 Notation of the proof.  Neighbouring databases D, D'; queries f_i of sensitivity 1 with y_i = f_i(D),
 y'_i = f_i(D'); the noisy threshold T^ = T + Lap(2/eps) with density l_2, query noises

@@ -2,7 +2,7 @@
 data (Lemmes 2.2.3.1-2.2.3.2, Théorème 2.2.3.1, Définition 2.2.4.1, Lemmes 2.2.4.1-2.2.4.3,
 Théorème 2.2.4.1 and their proofs in Appendix A).
 
-Source: ``001_1dd3d7af6edcb71d.txt`` (Canesse, 2022), Sections 2.2.3, 2.2.4 and Appendix A.
+Source: ``private-deciles`` (``001_1dd3d7af6edcb71d.txt``; Canesse, 2022), Sections 2.2.3, 2.2.4 and Appendix A.
 
 Empirical deciles.  The report does not define them; its proof counts 'in/10 values smaller than ...', so
 d_i is read as the order statistic X_(m), m = i n/10 (n a multiple of 10: n = 10 r, m = i r).  For data

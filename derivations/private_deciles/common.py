@@ -1,5 +1,5 @@
-"""Shared sources and symbols of ``001_1dd3d7af6edcb71d.txt`` (Canesse, internship report, ENS Lyon, 2022):
-AboveThreshold, the histogram method for private deciles and the inverse-sensitivity mechanism."""
+"""Shared sources and symbols of ``private-deciles`` (``001_1dd3d7af6edcb71d.txt``;
+Canesse, internship report, ENS Lyon, 2022): AboveThreshold, the histogram method for private deciles and the inverse-sensitivity mechanism."""
 from __future__ import annotations
 
 import sympy as sp

@@ -1,7 +1,7 @@
 """Sections 2.2.1-2.2.2: HistogramMethod, its privacy (Théorème 2.2.1.1), the accuracy lemma of
 AboveThreshold (Lemme 2.2.1.1, after Dwork and Roth 2014, Theorem 3.24) and its cost.
 
-Source: ``001_1dd3d7af6edcb71d.txt`` (Canesse, 2022), Sections 2.2.1-2.2.2.
+Source: ``private-deciles`` (``001_1dd3d7af6edcb71d.txt``; Canesse, 2022), Sections 2.2.1-2.2.2.
 
 The method as intended: the grid g_j = a + j (b - a)/steps (j = 1..steps), the cumulative counts
 f_j(x) = #{x_l < g_j} as queries (sensitivity 1, ``pd.def.count_sensitivity``), and for each decile

@@ -1,7 +1,7 @@
 """Section 3: the inverse-sensitivity mechanism (Asi and Duchi 2020), its smooth version and
 Théorème 3.1.0.1 (eps-DP), and the sample-monotone functions of Definition 3.2.0.1.
 
-Source: ``001_1dd3d7af6edcb71d.txt`` (Canesse, 2022), Section 3.
+Source: ``private-deciles`` (``001_1dd3d7af6edcb71d.txt``; Canesse, 2022), Section 3.
 
 For a quantile on a finite grid the length len(x, t) (Definition 3.1.0.1) is checked by brute force
 over every database of a small universe: the number of entries to change so that the quantile

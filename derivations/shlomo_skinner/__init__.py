@@ -1,4 +1,4 @@
-"""``002_89b9dd341c0215c2.txt`` (``shlomo-skinner``): Shlomo and Skinner, Privacy Protection from
+"""``shlomo-skinner`` (``002_89b9dd341c0215c2.txt``): Shlomo and Skinner, Privacy Protection from
 Sampling and Perturbation in Survey Microdata.
 
 Modules: Section 2.1, identification risk under the Poisson model (:mod:`.identification`)."""

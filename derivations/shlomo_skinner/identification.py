@@ -1,6 +1,6 @@
 """Identification risk under the Poisson model (Section 2.1).
 
-Source: ``002_89b9dd341c0215c2.txt``, Section 2.1.  The population count of a cell is
+Source: ``shlomo-skinner`` (``002_89b9dd341c0215c2.txt``), Section 2.1.  The population count of a cell is
 F ~ Poisson(lambda); each of its units is sampled independently with probability pi (Bernoulli or
 Poisson sampling), so the sample count is f | F ~ Binomial(F, pi).  The paper states that
 F | f ~ Poisson(lambda (1 - pi)) "provides a predictive distribution" (read: the unsampled count

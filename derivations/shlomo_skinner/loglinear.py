@@ -1,6 +1,6 @@
 """The log-linear model for the expected cell counts, and the global risk measures (Section 2.1).
 
-Source: ``002_89b9dd341c0215c2.txt``, Section 2.1.  The sample counts f_j are independent
+Source: ``shlomo-skinner`` (``002_89b9dd341c0215c2.txt``), Section 2.1.  The sample counts f_j are independent
 Poisson(mu_j) with mu_j = pi_j lambda_j.  The paper writes the model as log(mu_j) = z_j' beta, the
 score equations as
 

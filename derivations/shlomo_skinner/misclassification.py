@@ -1,7 +1,7 @@
 """Perturbation and privacy (Section 4): misclassification matrices, the epsilon of a release, the law of
 the released table, bad outcomes, and the recoding, swapping and PRAM matrices.
 
-Source: ``002_89b9dd341c0215c2.txt``, Section 4 (the sample is the population, n = N, s = U).
+Source: ``shlomo-skinner`` (``002_89b9dd341c0215c2.txt``), Section 4 (the sample is the population, n = N, s = U).
 Equation (3): M[j1, j2] = Pr(x~_i = j1 | x_i = j2), so the COLUMNS of M sum to 1; equation (4): the
 records are misclassified independently.  Neighbouring databases differ in one record's category.
 The released table is f~, the counts of the released categories.

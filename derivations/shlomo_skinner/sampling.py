@@ -2,8 +2,8 @@
 Chaudhuri-Mishra threshold of the numerical example, and the proportion of sample uniques that are
 population uniques.
 
-Source: ``002_89b9dd341c0215c2.txt``, Section 3.  The release is the vector f of sample counts of the
-k cells (no perturbation: f~ = f).  Under simple random sampling of n of the N units, equation (2)(i),
+Source: ``shlomo-skinner`` (``002_89b9dd341c0215c2.txt``), Section 3.  The release is the
+vector f of sample counts of the k cells (no perturbation: f~ = f).  Under simple random sampling of n of the N units, equation (2)(i),
 
     Pr(f | x_U) = prod_j C(F_j, f_j) / C(N, n),      0 <= f_j <= F_j, sum_j f_j = n,
 
