@@ -772,7 +772,7 @@ def above_threshold_pmf(values, threshold, epsilon, query_scale=None):
       with rho = 8); the left tail, when no truncation applies, in closed form.
 
     Accuracy: relative error of every entry below 1e-12 (bounded by 1.1e-14 from the quadrature and the
-    truncations, plus the rounding of ln P, a few units of 2^-53 of the magnitudes |t - T|/b_T, |t - y|/b
+    truncations, plus the rounding of ln P, a few units of 2^-53 of the magnitudes ``|t - T|``/b_T, ``|t - y|``/b
     entering it); tested against mpmath at 30 digits, the entries summing to 1 within 1e-13.  Probabilities
     below the float range underflow to 0 (their logarithms are used by :func:`above_threshold_privacy_loss`).
     K up to 10^6.  Cost: about 0.3 ms per output, linear in K (measured on one core: K = 10^3 in 0.3-0.6 s,
@@ -802,12 +802,12 @@ def above_threshold_privacy_loss(values, neighbour, threshold, epsilon, query_sc
     (on D'): :math:`\max_k |\ln P(A = k) - \ln P(A' = k)|` over the K + 1 outputs, rounded up.
 
     Source: ``private-deciles`` (001), Section 2.1, Théorème 2.1.0.1 (the mechanism is eps-DP: for
-    sensitivity-1 queries, |values[i] - neighbour[i]| <= 1, this is at most eps; ``pd.at.epsilon_dp``), with
+    sensitivity-1 queries, ``|values[i] - neighbour[i]|`` <= 1, this is at most eps; ``pd.at.epsilon_dp``), with
     the output law of :func:`above_threshold_pmf`.  Any two vectors of the same length are accepted.
 
     Returns a float: ``inf`` when an output is possible under one vector and impossible under the other
     (only without noise, eps = inf), 0 when both laws are the same.  Rounded on the safe side: the bound on
-    the error of each ln P (1e-12 + 4e-15 |ln P|, see :func:`above_threshold_pmf`) is added for both
+    the error of each ln P (1e-12 + 4e-15 ``|ln P|``, see :func:`above_threshold_pmf`) is added for both
     vectors, then the result is moved up by one ulp (``np.nextafter``); never understated.
 
     >>> loss = above_threshold_privacy_loss([0.0, 0.0], [1.0, -1.0], 0.0, 1.0)
@@ -868,7 +868,7 @@ def above_threshold_worst_case(K, epsilon, monotone=False, query_scale=None, rng
                                starts=8, iterations=60):
     r"""Search for the pair of neighbouring query vectors with the largest privacy loss of AboveThreshold:
     maximise :func:`above_threshold_privacy_loss` over y in the box [-box, box]^K and neighbours y' with
-    |y_i - y'_i| <= 1 for every i (``monotone``: the differences y'_i - y_i all >= 0 or all <= 0, as when
+    ``|y_i - y'_i|`` <= 1 for every i (``monotone``: the differences y'_i - y_i all >= 0 or all <= 0, as when
     every query is a cumulative count), the threshold fixed at 0 (the law depends on y - T only).
 
     Source: ``private-deciles`` (001), Section 2.1, Théorème 2.1.0.1 (the loss is at most eps with query
@@ -885,7 +885,7 @@ def above_threshold_worst_case(K, epsilon, monotone=False, query_scale=None, rng
     corners, centre and edge midpoints along the diagonals, and uniform draws; ``population`` in all) in one
     batch, then refines the ``starts`` best (vertex, y) pairs by a pattern search (steps along each
     coordinate, halved when no step improves; ``iterations`` rounds).  A search: the value returned is a
-    lower bound of the supremum, which may be approached only as |y| grows (see the notes below).
+    lower bound of the supremum, which may be approached only as ``|y|`` grows (see the notes below).
 
     Parameters: ``K`` in 1..10 queries (the vertices grow as 2^K); ``epsilon`` in (0, inf); ``query_scale``
     as in :func:`above_threshold` (default 4/eps); ``rng`` a Generator or seed (None: seed 0, the search is
@@ -893,12 +893,12 @@ def above_threshold_worst_case(K, epsilon, monotone=False, query_scale=None, rng
     ``iterations`` >= 0 integers.
 
     Returns ``(loss, values, neighbour, output)``: the privacy loss of the best pair found, rounded up as in
-    :func:`above_threshold_privacy_loss` (its exact value lies within 2e-12 + 1e-14 |ln P| below), the two
+    :func:`above_threshold_privacy_loss` (its exact value lies within 2e-12 + 1e-14 ``|ln P|`` below), the two
     query vectors (threshold 0) and the output k where the largest log-ratio occurs (-1 for "none fired").
 
     What it finds (eps = 1, tests and the module's notes): with Lap(4/eps) the loss never exceeds eps; it
     tends to eps as the earlier queries go to +inf and the last one to -inf when K >= 4 (slowly at K = 4:
-    0.977, 0.994, 0.997 at |y_i| = 40, 160, 320; within 1e-10 from 80 at K = 5) (e^eps is
+    0.977, 0.994, 0.997 at ``|y_i|`` = 40, 160, 320; within 1e-10 from 80 at K = 5) (e^eps is
     approached, not attained: the ratio of the integrands is below e^eps wherever the noisy threshold is
     below T or y_k), and stays below eps/4, eps/2, 3 eps/4 for K = 1, 2, 3.  With Lap(2/eps) and monotone
     neighbours the loss stays at most eps; without monotonicity it exceeds eps from K = 3 on (it tends to

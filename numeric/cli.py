@@ -55,6 +55,7 @@ import math
 import os
 import re
 import sys
+import textwrap
 import time
 
 from ._common import ParameterError, as_float, count, require, scalar
@@ -660,13 +661,73 @@ def _integer(text: str) -> int:
 
 
 def _design_arguments(sp) -> None:
-    sp.add_argument("--design", choices=("srs", "bernoulli"), default="srs")
-    sp.add_argument("--N", type=_integer, required=True, help="population size")
-    sp.add_argument("--n", type=_integer, help="sample size (srs)")
-    sp.add_argument("--p", type=float, help="inclusion probability (bernoulli)")
-    sp.add_argument("--m-t", dest="m_t", type=_integer, default=0, help="smallest population total (default 0)")
-    sp.add_argument("--M-t", dest="M_t", type=_integer, default=None, help="largest population total (default N)")
-    sp.add_argument("--noise", choices=("laplace", "gaussian"), default="laplace")
+    sp.add_argument("--design", choices=("srs", "bernoulli"), default="srs",
+                    help="the sampling design: simple random sampling of n of the N units without replacement "
+                         "(srs), or each unit sampled independently with probability p (bernoulli); default srs")
+    sp.add_argument("--N", type=_integer, required=True, help="population size, an integer >= 1 (units); required")
+    sp.add_argument("--n", type=_integer, help="sample size, an integer in [1, N] (units; srs only, required there)")
+    sp.add_argument("--p", type=float, help="inclusion probability of each unit, in (0, 1] (bernoulli only, required there)")
+    sp.add_argument("--m-t", dest="m_t", type=_integer, default=0, help="smallest population total the domain allows, an integer in [0, N] (default 0)")
+    sp.add_argument("--M-t", dest="M_t", type=_integer, default=None, help="largest population total the domain allows, an integer in [m_t, N] (default N)")
+    sp.add_argument("--noise", choices=("laplace", "gaussian"), default="laplace",
+                    help="the law of the noise added to the estimated total: Laplace of scale b, or Gaussian of "
+                         "standard deviation sigma (default laplace)")
+
+
+#: Each subcommand's description (what it does, in the units it speaks) and its examples, shown by
+#: ``dpderive COMMAND --help``.
+COMMANDS = {
+    "verify": ("Verify every claim of the encoded papers (or those --only selects) in worker processes, each "
+               "within a budget of CPU time, print each claim's verdict, title and statement, the errata with "
+               "their counterexamples and corrections, and a summary per paper; store the verdicts for show, "
+               "summary and latex. Exit status 1 if any claim has an unexpected outcome.",
+               ["dpderive verify", "dpderive verify --only ht-mechanism --json out.json",
+                "dpderive verify --only htm.r8.support_condition --budget-scale 2"]),
+    "summary": ("Per paper: the number of claims by verdict, the errata, readings and findings, from the stored "
+                "verdicts (the claims whose verdict is not stored are verified first).",
+                ["dpderive summary", "dpderive summary --only k-randomization"]),
+    "list": ("List the claims by paper and location: id, kind and place in the paper (nothing is verified).",
+             ["dpderive list --only abs-pufferfish", "dpderive list --only 'profile.*'"]),
+    "papers": ("The five source documents: short name, file, authors, date, title, and what is encoded of "
+               "each; with --bibtex, a BibTeX entry per document.",
+               ["dpderive papers", "dpderive papers --bibtex > sources.bib"]),
+    "show": ("One claim in full: its paper's record and place, title, statement in the papers' notation with "
+             "its conditions and hypotheses, LaTeX, the steps of its proof, its verdict and the results it "
+             "cites (the stored verdict, or verified now).",
+             ["dpderive show htm.r8.support_condition", "dpderive show htm.r2.not_pure --fresh"]),
+    "readings": ("The readings of damaged (OCR'd) source text: the glyphs printed, the reading taken and why.",
+                 ["dpderive readings --only ht-mechanism"]),
+    "findings": ("The findings of the review: remarks on the papers that are neither errata nor readings.",
+                 ["dpderive findings --only shlomo-skinner"]),
+    "latex": ("Write the referee report (the errata, readings and findings) and the catalogue of every claim "
+              "with its proof as LaTeX documents, from the stored verdicts; with --pdf, compile them.",
+              ["dpderive latex --outdir reports --pdf", "dpderive latex --only private-deciles"]),
+    "codegen": ("Write numeric/_generated.py from the registered formulas, or check that the committed file is "
+                "up to date.", ["dpderive codegen --check"]),
+    "calibrate": ("The smallest scale b of the noise added to the Horvitz-Thompson estimate of a population "
+                  "total (Laplace noise of scale b, standard deviation sqrt(2) b, in the units of the total; "
+                  "or Gaussian noise of standard deviation sigma) such that the release is (epsilon, delta)-"
+                  "differentially private: for every pair of neighbouring populations -- populations that "
+                  "differ in one unit's value -- and every set A of outputs, P(release in A) changes by at "
+                  "most a factor e^epsilon, up to delta. Printed with the worst pair of neighbours and the "
+                  "generic scale. A scale of 0 (no noise) holds only while the sample stays secret.",
+                  ["dpderive calibrate --design srs --N 10000 --n 500 --epsilon 1 --delta 1e-6",
+                   "dpderive calibrate --design bernoulli --N 10000 --p 0.05 --epsilon 1 --delta 1e-6 "
+                   "--noise gaussian"]),
+    "profile": ("The privacy profile delta(epsilon) of the noisy Horvitz-Thompson total over a grid of epsilon: "
+                "the smallest delta for each epsilon, the supremum over every pair of neighbouring "
+                "populations (one unit's value changed), for the noise scale b given.",
+                ["dpderive profile --design srs --N 10000 --n 500 --b 5.6 --epsilons 0:2:41 --plot profile.png"]),
+}
+
+
+def _describe(sub) -> None:
+    """Give every subcommand its description and examples (:data:`COMMANDS`)."""
+    for name, parser in sub.choices.items():
+        text, examples = COMMANDS[name]
+        parser.description = textwrap.fill(text, 78)
+        parser.epilog = "examples:\n" + "\n".join(f"  {e}" for e in examples)
+        parser.formatter_class = argparse.RawDescriptionHelpFormatter
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -678,7 +739,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     only = dict(metavar="TERM", action="append",
                 help="claims of a paper (ht-mechanism, 000), at a location ('Result 8'), with an id, prefix or "
-                     "glob ('profile.*'), or PAPER:TERM; repeat for more (see 'dpderive --help')")
+                     "glob ('profile.*'), or PAPER:TERM; repeat for more (see 'dpderive --help'); default: every claim")
     width = dict(type=_integer, help="columns of the output (default: the terminal's, at most 100)")
 
     def verifying(sp, store: bool) -> None:
@@ -694,7 +755,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("verify", help="verify every claim and list the errata (the main job)")
     v.add_argument("--only", **only)
-    v.add_argument("--json", metavar="FILE", help="write the full results as JSON")
+    v.add_argument("--json", metavar="FILE", help="write the full results as JSON to FILE (default: none)")
     v.add_argument("--width", **width)
     verifying(v, store=False)
     v.set_defaults(func=cmd_verify)
@@ -717,7 +778,7 @@ def build_parser() -> argparse.ArgumentParser:
     pa.set_defaults(func=cmd_papers)
 
     sh = sub.add_parser("show", help="one claim in full: its paper's record, statement, LaTeX, verdict, citations")
-    sh.add_argument("id")
+    sh.add_argument("id", help="the claim's id, e.g. htm.r8.support_condition (dpderive list shows them)")
     sh.add_argument("--width", **width)
     sh.add_argument("--fresh", action="store_true", help="verify again instead of reusing the stored verdict")
     sh.add_argument("--budget-scale", type=float, default=None, metavar="S",
@@ -747,20 +808,24 @@ def build_parser() -> argparse.ArgumentParser:
     ca = sub.add_parser("calibrate", help="smallest noise scale meeting (eps, delta) for a sampled HT total "
                                           "(a scale of 0 holds only while the sample stays secret)")
     _design_arguments(ca)
-    ca.add_argument("--epsilon", type=float, required=True, help="finite, >= 0")
-    ca.add_argument("--delta", type=float, required=True, help="in (0, 1)")
+    ca.add_argument("--epsilon", type=float, required=True,
+                    help="the privacy loss epsilon (natural-log units), finite, >= 0; required")
+    ca.add_argument("--delta", type=float, required=True,
+                    help="the probability delta allowed beyond e^epsilon, in (0, 1); required")
     ca.add_argument("--width", **width)
     ca.set_defaults(func=cmd_calibrate, numeric=True)
 
     pr = sub.add_parser("profile", help="delta(eps) of a sampled HT total over a grid of eps")
     _design_arguments(pr)
-    pr.add_argument("--b", type=float, required=True, help="noise scale (sigma for gaussian), finite, > 0")
+    pr.add_argument("--b", type=float, required=True, help="the scale b of the Laplace noise added to the estimated total (sigma for gaussian), "
+                         "in the units of the total, finite, > 0; required")
     pr.add_argument("--epsilons", default="0:2:21",
                     help=f"LO:HI:COUNT (0 <= LO <= HI, 1 <= COUNT <= {MAX_EPSILONS}) or a comma-separated "
                          "list of numbers >= 0 (default 0:2:21)")
-    pr.add_argument("--plot", metavar="FILE.png", help="save a plot of the profile")
+    pr.add_argument("--plot", metavar="FILE.png", help="save a plot of the profile to this PNG file (default: none)")
     pr.add_argument("--quiet", action="store_true", help="no progress bar (none either when stderr is not a terminal)")
     pr.set_defaults(func=cmd_profile, numeric=True)
+    _describe(sub)
     return p
 
 

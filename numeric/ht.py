@@ -98,20 +98,18 @@ def ht_variance(y, pi, pi_ij, perturbed, b, mu=0.0, bias_corrected=True):
 
     Source: abs-pufferfish (004), Appendix A.1 Proposition 2, A.2 Corollary 5.
 
-    Parameters
-    ----------
-    y : (N,) values.  pi : (N,) first-order inclusion probabilities in (0, 1].
-    pi_ij : (N, N) symmetric joint inclusion probabilities in [0, 1], diagonal equal to ``pi``,
-        ``pi_ij <= min(pi_i, pi_j)``.
-    perturbed : (N,) boolean mask.  b : scale, scalar or (N,), > 0 at perturbed units.
-    mu : location, scalar or (N,).  bias_corrected : apply w_i of Proposition 4.
+    Parameters: ``y`` the (N,) values; ``pi`` the (N,) first-order inclusion probabilities in (0, 1];
+    ``pi_ij`` the (N, N) symmetric joint inclusion probabilities in [0, 1], diagonal equal to ``pi``,
+    ``pi_ij <= min(pi_i, pi_j)``; ``perturbed`` an (N,) boolean mask of the perturbed units; ``b`` the
+    Laplace scale, a scalar or (N,), > 0 at perturbed units; ``mu`` the Laplace location, a scalar or
+    (N,); ``bias_corrected`` whether to apply w_i of Proposition 4.
 
     Returns ``inf`` when a perturbed unit with y_i != 0 has b_i >= 1/2 (the second moment of
     e^{X_i} diverges; Corollary 3 as corrected, b_i = 1/2 included).
 
     Edges: ``y`` and ``mu`` must be finite, ``bias_corrected`` a boolean.  The sum is formed for
     y / max|y| with e^{mu_i} and the inclusion probabilities scaled apart, so huge or tiny y, large
-    |mu| (uncorrected estimator) and tiny pi give the variance or ``inf`` beyond the float range,
+    ``|mu|`` (uncorrected estimator) and tiny pi give the variance or ``inf`` beyond the float range,
     never NaN.  The n x n matrices are refused (naming ``pi_ij``) when they would exceed the memory
     limit.
 
@@ -184,7 +182,7 @@ def census_rse(y, perturbed, b):
     ``b`` scalar or (N,), > 0 at perturbed units.  Returns ``inf`` when a perturbed unit with
     y_h != 0 has b_h >= 1/2.
 
-    The RSE is scale-invariant and is computed for y / 2^k (k the exponent of max |y|); the total
+    The RSE is scale-invariant and is computed for y / 2^k (k the exponent of max ``|y|``); the total
     is summed exactly (``math.fsum`` of the rescaled values, exact fractions if it nearly cancels),
     so a total that overflows (1e308 + 1e308) keeps its value and a total that cancels in floating
     point (1 + 1e16 - 1e16 = 1) is not mistaken for 0.  An RSE beyond the float range is ``inf``.
@@ -210,7 +208,7 @@ def simulate_rse(y, perturbed, b, reps, rng, return_se=False):
     r"""Monte Carlo RSE of a census total by algorithm 4.3.1.
 
     Each replicate multiplies every perturbed value by :math:`c\,e^{X}`, X ~ Laplace(0, b),
-    c = 1 - b^2, and forms the total; RMSE over the replicates divided by |Y|:
+    c = 1 - b^2, and forms the total; RMSE over the replicates divided by ``|Y|``:
 
     .. math:: \widehat{\mathrm{RSE}} = \frac{1}{|Y|}\Big(\frac{1}{M}\sum_{m=1}^M (\hat Y_m - Y)^2\Big)^{1/2}.
 

@@ -183,7 +183,7 @@ def mixture_density(z, atoms, probabilities, b, log=False):
     over ``z``; evaluated as a log-sum-exp, ``log=True`` returns log f (finite far in the tails,
     where f itself underflows to 0).  ``b > 0`` finite, a scalar; ``log`` a boolean.
 
-    Edges: beyond the atoms f(z) = f(t_end) e^{-|z - t_end|/b} (the kernels all decay at rate 1/b
+    Edges: beyond the atoms f(z) = f(t_end) e^{-``|z - t_end|``/b} (the kernels all decay at rate 1/b
     there), evaluated in that form, so z = +-inf gives f = 0 (log f = -inf) and a huge finite z
     keeps its value; atoms at most 2^1022 in absolute value.
 
@@ -350,7 +350,7 @@ def laplace_mechanism_delta(epsilon, sensitivity, b):
     4 ulps (``expm1`` is within 1 ulp) and capped at 1.  Where the lowered argument is still
     >= 0 (eps >= Delta/b exactly, e.g. the pure-DP scale b = Delta/eps when that quotient is
     exact), or Delta = 0, the exact delta is 0 and 0 is returned.  Near the kink eps = Delta/b the
-    relative accuracy is about 2^-52 (Delta/b)/|eps - Delta/b| (one rounding of Delta/b cannot be
+    relative accuracy is about 2^-52 (Delta/b)/``|eps - Delta/b|`` (one rounding of Delta/b cannot be
     undone), elsewhere a few ulps.
 
     Edges: ``epsilon = inf`` gives 0 for every finite sensitivity (also when Delta/b overflows);

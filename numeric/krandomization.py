@@ -515,7 +515,7 @@ def count_pmf(n, m, q, s=None, log=False):
     Method and accuracy: the window of :func:`_count_window` (a positive three-term recurrence in s),
     the conditional sum sum_j P[Bin(m, p) = j] P[Bin(n - m, q) = s - j] at points beyond e^-800 and when
     at most 8 points are asked for.  Relative error of each probability below 1e-10 (n <= 10^9), also
-    in the far tails, plus the resolution of ln P as a float (|ln P| 2^-52, which exceeds 1e-10 only
+    in the far tails, plus the resolution of ln P as a float (``|ln P|`` 2^-52, which exceeds 1e-10 only
     below P = e^-450000; use ``log=True`` there, the probabilities themselves underflow to 0 below
     about 1e-308).
 

@@ -95,9 +95,9 @@ def laplace_mgf(a, b, mu=0.0):
 
     Parameters: ``a`` real, ``b > 0`` finite, ``mu`` real; broadcast together.  Edges: a = 0 gives
     1 (e^{0 X} = 1) for every mu, infinite ``mu`` included; for a != 0 an infinite ``a`` or ``mu``
-    gives the limit (``inf`` where |ab| >= 1 or a mu = +inf, 0 where a mu = -inf and |ab| < 1);
+    gives the limit (``inf`` where ``|ab|`` >= 1 or a mu = +inf, 0 where a mu = -inf and ``|ab|`` < 1);
     e^{a mu} beyond the float range gives ``inf``.  An infinite ``mu`` with a mu = -inf and
-    |ab| >= 1 has no value and is refused, naming ``mu``: e^{a mu} times the divergent integral is
+    ``|ab|`` >= 1 has no value and is refused, naming ``mu``: e^{a mu} times the divergent integral is
     0 * inf (the MGF is infinite for every finite mu, but e^{aX} -> 0 almost surely, whose mean is
     0), as in :func:`log_laplace_mean`.
 

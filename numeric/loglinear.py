@@ -314,7 +314,7 @@ def fit_loglinear(counts, design_matrix, pi, *, tol=1e-10, max_iter=100) -> Logl
     all-zero column); ``pi`` a scalar or (k,) in (0, 1]; ``tol`` the relative score tolerance in
     [1e-14, 0.1]; ``max_iter`` an integer >= 1.
 
-    Algorithm: the columns are scaled to max |z| = 1 (a badly scaled design costs nothing in
+    Algorithm: the columns are scaled to max ``|z|`` = 1 (a badly scaled design costs nothing in
     accuracy).  Newton's method starts from the least-squares fit of log((f_j + 1/2)/pi_j) (or from
     beta = 0 if that start overflows).  Each step is solved with the equilibrated Fisher information
     (an eigenvalue that is 0 to working precision, from fitted values negligible next to others, is
@@ -328,8 +328,8 @@ def fit_loglinear(counts, design_matrix, pi, *, tol=1e-10, max_iter=100) -> Logl
     per iteration, Z' W Z, O(k p^2) (the k x k matrices of a textbook IRLS are never formed), by
     einsum's single-threaded loops: about 0.1-0.2 s for k = 65,536, p = 17.
 
-    Convergence: when every score component |sum_j z_ij (f_j - mu_j)| <= tol *
-    sum_j |z_ij| (f_j + mu_j) (the score vanishes relative to the size of the terms it sums), after
+    Convergence: when every score component ``|sum_j z_ij (f_j - mu_j)|`` <= tol *
+    sum_j ``|z_ij|`` (f_j + mu_j) (the score vanishes relative to the size of the terms it sums), after
     which one more Newton step is taken, so the fitted values are accurate to about the rounding of
     the score, not just to ``tol``.  When ``max_iter`` is reached first (or no ascent is left at the
     rounding level before the criterion is met), the fit is returned with ``converged = False``, and

@@ -650,7 +650,7 @@ def decile_accuracy(n, i, gamma, epsilon, steps, distribution, a=None, b=None):
     probability those theorems bound from below: X_1..X_n iid uniform on [0, 1] (d_i = 0.1 i) or N(0, 1)
     (d_i = sqrt(2) erfinv(0.2 i - 1)), A_i the i-th estimate of :func:`histogram_deciles` (grid of ``steps``
     points on [a, b], AboveThreshold at eps/9).  Defaults: [a, b] = [0, 1] (uniform) and [-4, 4] (normal:
-    P(|X| > 4) = 6.3e-5; the values outside still count in every f_j, and the grid spacing 8/steps is the
+    P(``|X|`` > 4) = 6.3e-5; the values outside still count in every f_j, and the grid spacing 8/steps is the
     price of a wider range).
 
     Method (module docstring): the counts c_j = #{X < g_j} are a Markov chain in j with binomial increments;
@@ -866,7 +866,7 @@ _ETA_DOC = """
 def printed_uniform_eta(n, i, gamma, reading="printed"):
     """eta of Lemma 2.2.3.1 (uniform on [0, 1]): P(d_i in [0.1 i - gamma/2, 0.1 i + gamma/2]) >= 1 - eta.
 
-    ``private-deciles`` (001), Section 2.2.3, Lemma 2.2.3.1 and Théorème 2.2.3.1:
+    ``private-deciles`` (001), Section 2.2.3, Lemma 2.2.3.1 and Théorème 2.2.3.1::
 
         eta = 2 - sum_{k=0}^{in/10} C(n,k) (0.1i + gamma/2)^k (1 - 0.1i - gamma/2)^{n-k}
                 + sum_{k=0}^{(10-i)n/10} C(n,k) (1 - 0.1i + gamma/2)^k (0.1i - gamma/2)^{n-k}

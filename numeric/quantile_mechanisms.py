@@ -204,7 +204,7 @@ def inverse_sensitivity_pmf(data, grid, epsilon, rho=0, q=0.5, universe=None, lo
 
 @provenance("pd.isens.epsilon_dp")
 def inverse_sensitivity_loss(data, neighbour, grid, epsilon, rho=0, q=0.5, universe=None):
-    r"""Privacy loss max_t |ln P(t) - ln P'(t)| of :func:`inverse_sensitivity_pmf` between two datasets of the
+    r"""Privacy loss max_t ``|ln P(t) - ln P'(t)|`` of :func:`inverse_sensitivity_pmf` between two datasets of the
     same size (points where both probabilities are 0 are left out; inf if only one of them is 0).
 
     Theorem 3.1.0.1 of ``private-deciles`` (001) (Section 3.1; Asi and Duchi 2020) bounds it by epsilon
@@ -244,14 +244,14 @@ def exponential_quantile_pmf(data, grid, epsilon, q=0.5, log=False):
 
     u has sensitivity 1 between neighbours (one count moves by at most 1, Definition 1.2.0.1 and
     Section 2.2.1 of ``private-deciles`` (001)), so the mechanism is eps-DP (McSherry and Talwar 2007;
-    the argument of Theorem 3.1.0.1, Section 3.1, with the utility -|#{x < t} - q n| in place of -len).
+    the argument of Theorem 3.1.0.1, Section 3.1, with the utility -``|#{x < t} - q n|`` in place of -len).
 
     Relation to the libraries (their source read for this): diffprivlib's ``quantile`` (0.6) draws an
     interval between consecutive sorted values (bounds appended) with weight length * exp(eps u/2),
-    u = -|i - q n| for the interval above i values, then a uniform point in it: this function is the
+    u = -``|i - q n|`` for the interval above i values, then a uniform point in it: this function is the
     same utility with the counting measure on a grid instead of the length, and approaches that law as the
     grid becomes a fine uniform lattice.  OpenDP's ``make_private_quantile`` (0.16) scores candidates by
-    |(1 - q) #{x < c} - q #{x > c}|, which is |#{x < c} - q n| unless data equal c, and selects with
+    ``|(1 - q) #{x < c} - q #{x > c}|``, which is ``|#{x < c} - q n|`` unless data equal c, and selects with
     report-noisy-max under its own noise (exponential noise for pure DP: permute-and-flip, not this law).
 
     Parameters: ``data`` (n,) finite; ``grid`` (K,) strictly increasing finite; ``epsilon`` > 0 finite;
@@ -467,7 +467,7 @@ def joint_exp_quantiles(x, qs, epsilon, a, b, rng=None, size=None):
     volume L^k / k!), then uniform points in them, sorted.
 
     Implementation (own, same law as the reference code): a forward pass over the quantiles in log space
-    whose convolutions with exp(-c |d - tau|) are split at d = floor(tau) into a windowed and a prefix part,
+    whose convolutions with exp(-c ``|d - tau|``) are split at d = floor(tau) into a windowed and a prefix part,
     each a running sum of positive terms (no FFT, no cancellation: every table entry keeps its relative
     accuracy, ~1e-13 at n = 10^5, instead of the reference's absolute FFT accuracy), then a backward pass
     drawing each interval by inverse CDF on the same partial sums (binary search).  Cost O(m^2 n) for the

@@ -194,8 +194,8 @@ def count_pmf_srs(f, F, log=False):
 
     Accuracy: each factor is a binomial probability at p = n/N by Loader's saddle-point form (module
     docstring), so the error of ln Pr (which is the relative error of Pr) is about
-    1e-15 (1 + |ln Pr|).  Measured against mpmath (log-gamma at 60 digits) for N = 10^6, k = 3, n from
-    10 to 5 10^5 and f from the mode to 30 standard deviations out: at most 1.1e-15 (1 + |ln Pr|), and
+    1e-15 (1 + ``|ln Pr|``).  Measured against mpmath (log-gamma at 60 digits) for N = 10^6, k = 3, n from
+    10 to 5 10^5 and f from the mode to 30 standard deviations out: at most 1.1e-15 (1 + ``|ln Pr|``), and
     a relative error of Pr of at most 3.3e-15 where ln Pr > -50 (the difference of log-gamma values
     in double precision: 2.2e-9 there).
 
@@ -241,7 +241,7 @@ def count_pmf_bernoulli(f, F, p, log=False):
     Accuracy: as :func:`count_pmf_srs` (1 - p is carried exactly as a double-double, so the result is
     that of the given float p).  Measured against mpmath (60 digits) for N = 10^6, k = 3,
     p in {0.005, 0.01, 0.3, 0.77}, f from the mode to 30 standard deviations: error of ln Pr at most
-    1.8e-15 (1 + |ln Pr|), relative error of Pr at most 1.4e-14 where ln Pr > -50.
+    1.8e-15 (1 + ``|ln Pr|``), relative error of Pr at most 1.4e-14 where ln Pr > -50.
 
     >>> round(float(count_pmf_bernoulli([1, 0, 2], [2, 1, 3], 0.5)), 14)  # 2 * 1 * 3 / 2^6
     0.09375

@@ -1,7 +1,7 @@
-"""The README tells the truth about the registry: its errata tables list every registered erratum
-exactly once, and the counts it prints are the registry's.  Reference: the registry
-(``derivations.errata()``, ``readings()``, ``findings()``, ``claims()``), read independently of the
-README's text."""
+"""The README and the guides tell the truth about the registry: the errata tables of the guides list every
+registered erratum exactly once, the counts the README prints are the registry's, and the README stays
+short (at most 250 lines, the rest in ``docs/``).  Reference: the registry (``derivations.errata()``,
+``readings()``, ``findings()``, ``claims()``), read independently of the pages' text."""
 from __future__ import annotations
 
 import re
@@ -10,7 +10,9 @@ from pathlib import Path
 
 import derivations
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
+GUIDES = "\n".join(p.read_text() for p in sorted((ROOT / "docs").rglob("*.md")))
 
 
 def _erratum_rows(text: str) -> Counter:
@@ -25,7 +27,7 @@ def _erratum_rows(text: str) -> Counter:
 
 
 def test_errata_tables_list_every_erratum_once():
-    rows = _erratum_rows(README)
+    rows = _erratum_rows(README + "\n" + GUIDES)
     registered = Counter(e.id for e in derivations.errata())
     assert rows == registered, (sorted((rows - registered).elements()), sorted((registered - rows).elements()))
 
@@ -43,3 +45,10 @@ def test_counts_printed_in_the_quick_start_are_the_registry_s():
     assert f"Of its {len(derivations.claims())} claims" in flat
     assert f"{len(derivations.errata())} printed statements are REFUTED" in flat
     assert f"{len(derivations.readings())} readings and {len(derivations.findings())} findings" in flat
+
+
+def test_the_readme_is_short_and_links_every_guide():
+    assert len(README.splitlines()) <= 250
+    for page in sorted((ROOT / "docs").rglob("*.md")):
+        if page.name != "index.md":
+            assert f"(docs/{page.relative_to(ROOT / 'docs').as_posix()})" in README, page
