@@ -721,7 +721,7 @@ COMMANDS = {
 }
 
 
-def _describe(sub) -> None:
+def _describe_commands(sub) -> None:
     """Give every subcommand its description and examples (:data:`COMMANDS`)."""
     for name, parser in sub.choices.items():
         text, examples = COMMANDS[name]
@@ -825,7 +825,7 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("--plot", metavar="FILE.png", help="save a plot of the profile to this PNG file (default: none)")
     pr.add_argument("--quiet", action="store_true", help="no progress bar (none either when stderr is not a terminal)")
     pr.set_defaults(func=cmd_profile, numeric=True)
-    _describe(sub)
+    _describe_commands(sub)
     return p
 
 
