@@ -111,3 +111,30 @@ citation("characteristic_function_sum_mixture", "Characteristic functions of ind
 citation("laplace_mechanism_pure_dp", "The Laplace mechanism",
          "If f has l1-sensitivity Delta, f(x) + b W with W standard Laplace is (Delta/b)-differentially private.",
          "C. Dwork, A. Roth, The Algorithmic Foundations of Differential Privacy (2014), Thm 3.6.")
+citation("parallel_composition", "Parallel composition",
+         "If the data are partitioned into disjoint parts and an (eps, delta)-DP mechanism is applied to each part "
+         "independently, the joint release is (eps, delta)-DP: a change of one record changes one part only.",
+         "F. McSherry, Privacy integrated queries, SIGMOD (2009), Thm 4; Dwork & Roth (2014), Sec. 2.")
+citation("sequential_composition", "Basic (sequential) composition with delta",
+         "The joint release of k mechanisms with independent randomness, the j-th (eps_j, delta_j)-DP, is "
+         "(sum_j eps_j, sum_j delta_j)-DP.",
+         "C. Dwork, A. Roth, The Algorithmic Foundations of Differential Privacy (2014), Thm 3.16.")
+citation("optimal_composition_kov", "Optimal composition theorem (Kairouz, Oh, Viswanath 2015)",
+         "For any eps_0 >= 0, delta_0 in [0, 1], the k-fold adaptive composition of (eps_0, delta_0)-DP mechanisms "
+         "is ((k - 2i) eps_0, 1 - (1 - delta_0)^k (1 - delta_i))-DP for every i in {0, ..., floor(k/2)}, with "
+         "delta_i = sum_{l=0}^{i-1} C(k, l)(e^{(k-l) eps_0} - e^{(k-2i+l) eps_0})/(1 + e^{eps_0})^k; the privacy "
+         "region is attained by the k-fold randomized-response pair, so no better bound holds in general.",
+         "P. Kairouz, S. Oh, P. Viswanath, The composition theorem for differential privacy, ICML (2015), Thm 3.3; "
+         "IEEE Trans. Inf. Theory 63(6) (2017).")
+citation("log_concave_location_mlr", "Monotone likelihood ratio of a log-concave location family",
+         "If k is a log-concave density (Laplace, normal), z -> k(z - c)/k(z - u) is non-increasing for c <= u; so a "
+         "combination w_u k(z - u) - sum_j v_j k(z - c_j) with w_u > 0, v_j >= 0 and every c_j <= u is positive "
+         "exactly on an upper half-line (it is positive iff w_u > sum_j v_j k(z - c_j)/k(z - u), a non-increasing "
+         "function of z).",
+         "S. Karlin, Total Positivity I (1968), Ch. 1 and 3 (Polya frequency functions of order 2); E. L. Lehmann, "
+         "J. P. Romano, Testing Statistical Hypotheses, 3rd ed. (2005), Sec. 3.4.")
+citation("substitution_rule", "Substitution rule for integrals (reflections and translations)",
+         "For an integrable k and an event A, int 1_A(z) k(z) dz = int 1_A(c - w) k(c - w) dw = int 1_A(w + c) "
+         "k(w + c) dw: Lebesgue measure is invariant under z -> c - z and z -> z + c.",
+         "W. Rudin, Principles of Mathematical Analysis, 3rd ed. (1976), Thm 6.19; P. Billingsley, Probability and "
+         "Measure, 3rd ed. (1995), Thm 16.13.")

@@ -20,6 +20,12 @@ of its methods:
     evaluation of both sides with mpmath at random rational points inside the claim's conditions:
     points, working precision and worst relative error.  Evidence, never a proof.
 
+Before a proof or an exhaustive enumeration runs, :func:`preflight` refuses a claim whose symbols carry an
+assumption its hypotheses do not show, whose conditions cannot all hold, or whose statement is not shown
+defined at every admissible point (a denominator that may vanish, a logarithm of a possibly nonpositive
+argument); a finite claim's domain is derived from its conditions (:func:`finite_domain`) and must be the
+enumerated set.  The routine runs on a private copy of the claim, whose digest is taken first.
+
 The label states the strength: ``PROVED`` (mechanical steps only), ``PROVED (with citations)``,
 ``PROVED (exhaustive)``, ``ARGUED`` (some step is neither mechanical nor a citation, or the proof
 does not end in a check of the stated claim), ``CHECKED (finite scope: ...)``, ``CHECKED (numeric)``.
@@ -32,12 +38,14 @@ announced result that is missing, a title wider than its statement) is a :class:
 """
 from __future__ import annotations
 
+import copy
 import dataclasses
 import hashlib
 import inspect
 import random
 import time
 import traceback
+import weakref
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping
 
@@ -117,9 +125,35 @@ class Step:
             raise ValueError(f"step kind must be one of {STEP_KINDS}, got {self.kind!r}")
         if self.kind == "citation" and self.citation not in CITATIONS:
             raise ValueError(f"citation {self.citation!r} is not registered in CITATIONS")
+        if self.kind == "conclusion" and not _MINTING:
+            raise ValueError("a conclusion step is made only by the engine's conclusions "
+                             "(derivations.engine.proofs), never by a proof routine")
 
     def as_dict(self) -> dict:
         return {k: v for k, v in dataclasses.asdict(self).items() if v is not None}
+
+
+# Conclusion steps are made only by :func:`_mint_conclusion` (called by the conclusions of
+# :mod:`derivations.engine.proofs`); each one made is remembered by identity, and a proof counts as tied to
+# its claim only if its last step is one of them, unchanged (a copy with ``ok`` turned to True is not).
+_MINTING: list = []
+_MINTED: "weakref.WeakValueDictionary[int, Step]" = weakref.WeakValueDictionary()
+
+
+def _mint_conclusion(text: str, ok: bool, target: str) -> Step:
+    """A conclusion step (for :func:`derivations.engine.proofs._conclusion` only)."""
+    _MINTING.append(True)
+    try:
+        st = Step("conclusion", text, bool(ok), target=target)
+    finally:
+        _MINTING.pop()
+    _MINTED[id(st)] = st
+    return st
+
+
+def _minted(st: Step) -> bool:
+    """``st`` is a conclusion step made by the engine, unchanged since."""
+    return _MINTED.get(id(st)) is st
 
 
 class Proof:
@@ -203,6 +237,7 @@ class Enumeration:
     counterexample: Mapping[str, str] | None = None
     scope: str = ""
     target: str | None = None
+    points: tuple | None = None     # the points evaluated (set by exhaust): each a tuple of (symbol, value)
 
 
 @dataclass
@@ -226,6 +261,8 @@ class Claim:
     says so with ``by_construction=True``: it gets the label BY CONSTRUCTION, never PROVED.
     ``illustration`` (a printed statement only): a second counterexample, the one a reader finds
     convincing when the first is degenerate; it is checked like the first.
+    ``limitation``: for a claim whose verdict stays ARGUED or CHECKED, one sentence saying why a general
+    proof is out of reach; shown by ``show``, the report and the catalogue.
     """
 
     id: str
@@ -247,6 +284,7 @@ class Claim:
     finite: bool = False
     by_construction: bool = False
     illustration: Mapping[sp.Symbol, sp.Expr] | None = None
+    limitation: str | None = None   # for a claim left ARGUED or CHECKED: why a general proof is out of reach
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -757,13 +795,756 @@ def zero(expr: sp.Expr, what: str) -> Proof:
     return mechanical(ok, f"{what}: {'difference is identically 0' if ok else 'not shown to vanish'}")
 
 
+
+# ----------------------------------------------------------------------------------------
+# What a claim must be before it can be proved: its hypotheses shown, its conditions satisfiable, its
+# statement defined at every admissible point, a finite statement's domain the enumerated set
+# ----------------------------------------------------------------------------------------
+_HYPOTHESIS_FLAGS = {"positive integer": dict(integer=True, positive=True),
+                     "nonnegative integer": dict(integer=True, nonnegative=True),
+                     "negative integer": dict(integer=True, negative=True), "integer": dict(integer=True),
+                     "positive": dict(positive=True), "negative": dict(negative=True),
+                     "nonnegative": dict(nonnegative=True), "nonpositive": dict(nonpositive=True),
+                     "nonzero real": dict(real=True, nonzero=True), "real": dict(real=True), None: {}}
+_FACTS = ("integer", "rational", "irrational", "algebraic", "transcendental", "real", "extended_real", "complex",
+          "imaginary", "finite", "infinite", "positive", "negative", "nonnegative", "nonpositive", "nonzero", "zero",
+          "extended_positive", "extended_negative", "extended_nonnegative", "extended_nonpositive",
+          "extended_nonzero", "even", "odd", "prime", "composite", "noninteger", "hermitian", "antihermitian")
+
+
+_EXTENDED_REAL = ("extended_real", "not imaginary", "hermitian")
+
+
+def hidden_assumptions(c: Claim) -> list[str]:
+    """The assumptions declared on the claim's symbols that :meth:`Claim.hypotheses` does not show: a fact
+    of a symbol (even, prime, rational, not an integer, nonzero without real, ...) that the strongest shown
+    hypothesis of that symbol does not imply.  The checks use every declared assumption, so each must be
+    shown with the claim; ``["m: even", ...]``, empty when every one is."""
+    out = []
+    seen = set()
+    for sym in c.symbols():
+        base = sym.base if isinstance(sym, sp.Indexed) else sym
+        if base in seen or not isinstance(base, (sp.Symbol, sp.IndexedBase)):
+            continue
+        seen.add(base)
+        shown = sp.Dummy(**_HYPOTHESIS_FLAGS[hypothesis_of(base)])
+        extra = [f if getattr(base, f"is_{f}") else f"not {f}" for f in _FACTS
+                 if getattr(base, f"is_{f}", None) is not None and getattr(base, f"is_{f}") != getattr(shown, f"is_{f}")]
+        if hypothesis_of(base) is None:    # a value in [-oo, oo] (a privacy loss that may be infinite): no
+            extra = [f for f in extra if f not in _EXTENDED_REAL]      # real number is excluded by it
+        if extra:
+            out.append(f"{base}: {', '.join(extra)}")
+    return sorted(out)
+
+
+def _relations(cond) -> list:
+    """A condition as a list of relationals that all hold (the arguments of a conjunction), or []."""
+    cond = sp.sympify(cond)
+    if isinstance(cond, sp.And):
+        return [a for arg in cond.args for a in _relations(arg)]
+    if isinstance(cond, sp.core.relational.Relational) and not isinstance(cond, (sp.Eq, sp.Ne)):
+        big, small = (cond.lhs, cond.rhs) if isinstance(cond, (sp.Ge, sp.Gt)) else (cond.rhs, cond.lhs)
+        rel = type(cond) if isinstance(cond, (sp.Ge, sp.Gt)) else {sp.Le: sp.Ge, sp.Lt: sp.Gt}[type(cond)]
+        if isinstance(big, sp.Min):        # min(a, b) >= c: a >= c and b >= c
+            return [r for a in big.args for r in _relations(rel(a, small))]
+        if isinstance(small, sp.Max):      # c >= max(a, b): c >= a and c >= b
+            return [r for a in small.args for r in _relations(rel(big, a))]
+    if isinstance(cond, sp.core.relational.Relational):
+        return [cond]
+    return []
+
+
+def _negation(cond) -> list:
+    """The negation of a condition as relationals that all hold (x <= 0 for not x > 0; a != 0 and b != 0
+    for not (a = 0 or b = 0)), or [] when it is not a conjunction of relationals."""
+    cond = sp.sympify(cond)
+    if isinstance(cond, sp.core.relational.Relational):
+        neg = cond.negated
+        return [neg] if isinstance(neg, sp.core.relational.Relational) else []
+    if isinstance(cond, sp.Or):
+        return [r for arg in cond.args for r in _negation(arg)] if all(_negation(arg) for arg in cond.args) else []
+    return []
+
+
+def _assumed(sym) -> list:
+    """The sign assumption of a symbol as a relational (n > 0 for a positive n, n >= 1 for a positive
+    integer), or []."""
+    if sym.is_integer and sym.is_positive:
+        return [sp.Ge(sym, 1, evaluate=False)]
+    if sym.is_integer and sym.is_negative:
+        return [sp.Le(sym, -1, evaluate=False)]
+    for name, rel in (("positive", sp.Gt), ("negative", sp.Lt), ("nonnegative", sp.Ge), ("nonpositive", sp.Le)):
+        if getattr(sym, f"is_{name}") is True:
+            return [rel(sym, 0, evaluate=False)]
+    return []
+
+
+def _false_under(cond, conditions) -> bool:
+    """The relational ``cond`` is false at every point allowed by the symbols' assumptions and the
+    ``conditions``: its sides' difference is shown to have the opposite sign."""
+    from .proofs import _normal
+    cond = sp.sympify(cond)
+    if cond is sp.false:
+        return True
+    if cond is sp.true or not isinstance(cond, sp.core.relational.Relational):
+        return False
+    conditions = tuple(conditions)
+    d = cond.lhs - cond.rhs
+    if isinstance(cond, sp.Ne):
+        return is_zero(d)
+    if isinstance(cond, sp.Eq):
+        return _shown(d, "positive", conditions) or _shown(-d, "positive", conditions)
+    norm = _normal(cond)
+    if norm is None:
+        return False
+    g, has = norm    # cond says g > 0 (positive) or g >= 0 (nonnegative)
+    return _shown(-g, "nonnegative" if has == "positive" else "positive", conditions)
+
+
+_SIGN_CACHE: dict = {}
+
+
+def _shown(expr: sp.Expr, need: str, conditions: tuple, depth: int = 6) -> bool:
+    """``expr`` has the sign ``need`` (positive | negative | nonnegative) under the symbols' assumptions and
+    the ``conditions``, shown by structure: a product, power, sum or quotient from the signs of its parts; an
+    exponential is positive; log a has the sign of a - 1; a binomial coefficient C(a, b) of integers with
+    0 <= b <= a and the factorial of an integer >= 0 are positive; a maximum is positive when one argument
+    is, a minimum when all are; an absolute value is bounded below by its argument and by minus it;
+    e^a - e^b has the sign of a - b; a finite sum with a nonempty range from the signs of its terms; a symbol
+    whose values a condition lists (x in {...}) value by value; else a positive multiple of a stated
+    condition (:func:`derivations.engine.proofs._implied`) or, for a linear expression, a Farkas
+    certificate over the linear conditions (:func:`derivations.engine.sums.sign_under`)."""
+    expr = release(sp.sympify(expr))
+    if need == "negative":
+        return _shown(-expr, "positive", conditions, depth)
+    key = (expr, need, conditions)
+    if key in _SIGN_CACHE:
+        return _SIGN_CACHE[key]
+    _SIGN_CACHE[key] = False          # a cycle decides nothing
+    try:
+        ok = _shown_once(expr, need, conditions, depth)
+    except Exception:   # a rewrite or an LP SymPy cannot do decides nothing
+        ok = False
+    _SIGN_CACHE[key] = ok
+    return ok
+
+
+_PLAIN: dict = {}
+
+
+def _plain(conds: tuple) -> tuple:
+    """The inequalities among ``conds`` whose sides are small rational functions (what
+    :func:`~derivations.engine.proofs._implied` divides by: a condition holding logarithms or a long sum
+    costs much and decides little)."""
+    if conds not in _PLAIN:
+        _PLAIN[conds] = tuple(c for c in conds if isinstance(c, sp.core.relational.Relational)
+                              and not isinstance(c, (sp.Eq, sp.Ne)) and not c.has(sp.Sum, sp.Integral)
+                              and sp.count_ops(c) <= 24)
+    return _PLAIN[conds]
+
+
+def _shown_once(e: sp.Expr, need: str, conds: tuple, depth: int) -> bool:
+    if getattr(e, f"is_{need}") is True:
+        return True
+    if e.is_number and not e.has(sp.Sum, sp.Integral):
+        try:
+            f = e.evalf(30)
+            return bool(f.is_Float and f._prec > 1 and (f > 0 if need == "positive" else f >= 0))
+        except Exception:   # not a real number SymPy can evaluate
+            return False
+    if depth <= 0:
+        return False
+    d = depth - 1
+    for cnd in conds:     # a symbol whose values a condition lists: value by value
+        if isinstance(cnd, sp.Contains) and isinstance(cnd.args[1], sp.FiniteSet) and cnd.args[0] in e.free_symbols \
+                and len(cnd.args[1]) <= 8:
+            sym, every = cnd.args[0], True
+            for v in cnd.args[1]:
+                rest = tuple(sp.sympify(x).subs(sym, v) for x in conds if x is not cnd)
+                if any(x is sp.false for x in rest):
+                    continue          # the value is excluded by another condition
+                if not _shown(e.subs(sym, v), need, tuple(x for x in rest if x is not sp.true), d):
+                    every = False
+                    break
+            if every:
+                return True
+
+    def pos(x):
+        return _shown(x, "positive", conds, d)
+
+    def nonneg(x):
+        return _shown(x, "nonnegative", conds, d)
+
+    strict = need == "positive"
+    if isinstance(e, sp.Mul):
+        negatives, weak = 0, False
+        for f in e.args:
+            if pos(f):
+                continue
+            if pos(-f):
+                negatives += 1
+            elif not strict and nonneg(f):
+                weak = True
+            elif not strict and nonneg(-f):
+                negatives, weak = negatives + 1, True
+            else:
+                break
+        else:
+            return negatives % 2 == 0
+    elif isinstance(e, sp.Pow):
+        base, ex = e.args
+        if ex.is_real and pos(base):
+            return True
+        if ex.is_integer and ex.is_even and base.is_real and (not strict or _nonzero(base, conds)):
+            return True
+        if not strict and ex.is_real and nonneg(base):
+            return True
+    elif isinstance(e, sp.exp):
+        if e.args[0].is_real:
+            return True
+    elif isinstance(e, sp.log):
+        return (pos if strict else nonneg)(e.args[0] - 1)
+    elif isinstance(e, sp.binomial):
+        a, b = e.args
+        if a.is_integer and b.is_integer and nonneg(b) and nonneg(a - b):
+            return True
+    elif isinstance(e, (sp.factorial, sp.gamma)):
+        k = e.args[0]
+        if (k.is_integer and nonneg(k)) or (isinstance(e, sp.gamma) and pos(k)) or \
+                (isinstance(e, sp.factorial) and pos(k + 1)):
+            return True
+    elif isinstance(e, sp.Max):
+        return any((pos if strict else nonneg)(x) for x in e.args)
+    elif isinstance(e, sp.Min):
+        return all((pos if strict else nonneg)(x) for x in e.args)
+    elif isinstance(e, sp.Abs):
+        return not strict or _nonzero(e.args[0], conds)
+    elif isinstance(e, sp.Integral) and len(e.limits) == 1 and len(e.limits[0]) == 3:
+        t, lo, hi = e.limits[0]          # a positive integrand on a nonempty interval
+        inner = conds + tuple(r for r in (sp.Gt(t, lo, evaluate=False) if lo.is_finite else None,
+                                          sp.Lt(t, hi, evaluate=False) if hi.is_finite else None) if r is not None)
+        if (lo.is_infinite or hi.is_infinite or pos(hi - lo)) and (lo is not sp.oo and hi is not -sp.oo) \
+                and _shown(e.function, need, inner, d):
+            return True
+    elif isinstance(e, sp.Sum) and len(e.limits) == 1 and len(e.limits[0]) == 3 and \
+            e.limits[0][1].is_Integer and e.limits[0][2].is_Integer and 0 <= e.limits[0][2] - e.limits[0][1] < 16:
+        k, lo, hi = e.limits[0]          # a few terms: written out
+        return _shown(sp.Add(*(e.function.xreplace({k: sp.Integer(j)}) for j in range(int(lo), int(hi) + 1))),
+                      need, conds, d)
+    elif isinstance(e, sp.Sum) and len(e.limits) == 1 and len(e.limits[0]) == 3:
+        k, lo, hi = e.limits[0]
+        inner = conds + (sp.Ge(k, lo, evaluate=False), sp.Le(k, hi, evaluate=False))
+        if nonneg(hi - lo) and _shown(e.function, need, inner, d):
+            return True
+    elif isinstance(e, sp.Add):
+        absolutes = [t for t in e.args if isinstance(t, sp.Abs) or
+                     (isinstance(t, sp.Mul) and t.args[0].is_positive and any(isinstance(f, sp.Abs) for f in t.args))]
+        for t in absolutes[:2] if depth >= 5 else ():   # |u| >= u, |u| >= -u: a lower bound with the sign
+            inner = next(f for f in sp.Mul.make_args(t) if isinstance(f, sp.Abs))
+            if sum(1 for node in sp.preorder_traversal(e) if node == inner) != 1:
+                continue                  # it occurs elsewhere, perhaps with a negative factor: no bound
+            for sign in (1, -1):
+                if _shown(sp.cancel(e.xreplace({inner: sign * inner.args[0]})), need, conds, d):
+                    return True
+        signs = [pos(t) or (not nonneg(t) and None) for t in e.args]
+        if all(x is not None for x in signs) and (not strict or any(signs)):
+            return True
+        diff = _exp_difference(e)
+        if diff is not None and _shown(diff, need, conds, d):
+            return True
+    small = sp.count_ops(e) <= (16 if e.has(sp.log, sp.exp) else 40)
+    if strict and small and nonneg(e):       # nonnegative and excluded from 0 by a condition a != b
+        for cnd in conds:
+            if isinstance(cnd, sp.Ne) and (cnd.lhs - cnd.rhs) != 0:
+                ratio = sp.cancel(e / (cnd.lhs - cnd.rhs))
+                if ratio.is_number and ratio.is_nonzero:
+                    return True
+    linear = _is_linear(e)
+    if isinstance(e, sp.Add) and small and _lp_shown(e, need, conds):
+        return True
+    from .proofs import _implied
+    if small and depth >= 4 and not linear and e.free_symbols and _plain(conds) and _implied(e, need, _plain(conds)):
+        return True
+    if small and isinstance(e, sp.Add) and e.is_polynomial() and len(e.args) < 12:
+        f = sp.factor(e)
+        if f != e and isinstance(f, (sp.Mul, sp.Pow)) and _shown(f, need, conds, d):
+            return True
+    if small and isinstance(e, sp.Add) and any(isinstance(t, sp.Pow) and t.exp.is_negative for x in e.args
+                                               for t in sp.Mul.make_args(x)):
+        num, den = sp.fraction(sp.together(e))
+        if den != 1 and (pos(num) and pos(den) or (not strict and nonneg(num) and pos(den))):
+            return True
+    return False
+
+
+def _exp_difference(expr: sp.Expr) -> sp.Expr | None:
+    """For ``expr = e^a - e^b`` (or ``e^a - c``, ``c - e^b`` with a positive number c), the real difference
+    of the exponents ``a - b`` (``a - log c``), which has the same sign since exp is increasing; else None."""
+    if not isinstance(expr, sp.Add) or len(expr.args) != 2:
+        return None
+
+    def exponent(term):
+        if isinstance(term, sp.exp) and term.args[0].is_real:
+            return term.args[0]
+        if term.is_number and term.is_positive:
+            return sp.log(term)
+        return None
+
+    a, b = expr.args
+    for plus, minus in ((a, b), (b, a)):
+        up, down = exponent(plus), exponent(-minus)
+        if up is not None and down is not None and (isinstance(plus, sp.exp) or isinstance(-minus, sp.exp)):
+            return up - down
+    return None
+
+
+def _excluded(sym, value, conditions: tuple) -> bool:
+    """The point ``sym = value`` lies outside the conditions or ``sym``'s assumptions: one of them is false
+    there for every value of the other symbols."""
+    if sym.is_integer and value.is_integer is False:
+        return True
+    plain = _plain(tuple(conditions))
+    for cond in tuple(conditions) + tuple(_assumed(sym)):
+        if not isinstance(cond, sp.core.relational.Relational) or sym not in cond.free_symbols \
+                or sp.count_ops(cond) > 24 or cond.has(sp.log, sp.Sum, sp.Integral):
+            continue
+        if _false_under(cond.subs(sym, value), plain):
+            return True
+    return False
+
+
+_NONZERO_CACHE: dict = {}
+
+
+def _nonzero(expr: sp.Expr, conditions: tuple) -> bool:
+    """``expr`` is nonzero at every admissible point: by its sign (:func:`_shown`), factor by factor, as a
+    multiple of a - b for a stated condition a != b, or because every real zero of it in one of its symbols
+    (SymPy's ``solveset`` over the reals, when it returns a finite set) is excluded by a condition or an
+    assumption (the point x = 1 by x != 1 or x > 1)."""
+    expr = release(sp.sympify(expr))
+    key = (expr, conditions)
+    if key not in _NONZERO_CACHE:
+        _NONZERO_CACHE[key] = False
+        try:
+            _NONZERO_CACHE[key] = _nonzero_once(expr, conditions)
+        except Exception:   # a factorisation or a solution set SymPy cannot compute decides nothing
+            pass
+    return _NONZERO_CACHE[key]
+
+
+def _nonzero_once(expr: sp.Expr, conditions: tuple) -> bool:
+    if expr.is_nonzero is True:
+        return True
+    if expr.is_zero is True:
+        return False
+    if _shown(expr, "positive", conditions) or _shown(-expr, "positive", conditions):
+        return True
+    if isinstance(expr, sp.Mul):
+        return all(_nonzero(f, conditions) for f in expr.args)
+    if isinstance(expr, sp.Pow):
+        return expr.exp.is_positive is True and _nonzero(expr.base, conditions)
+    for cnd in conditions:
+        if isinstance(cnd, sp.Ne):
+            gap = cnd.lhs - cnd.rhs
+            ratio = sp.cancel(expr / gap) if gap != 0 else None
+            if ratio is not None and ratio.is_number and ratio.is_nonzero:
+                return True
+    if expr.has(sp.Sum, sp.Integral, sp.Piecewise, sp.Abs, sp.Max, sp.Min) or sp.count_ops(expr) > 40:
+        return False
+    if isinstance(expr, sp.Add) and expr.is_polynomial():
+        f = sp.factor(expr)
+        if isinstance(f, (sp.Mul, sp.Pow)):
+            return _nonzero(f, conditions)
+    for sym in sorted(expr.free_symbols, key=str):
+        if not isinstance(sym, sp.Symbol) or sym.is_real is not True:
+            continue
+        try:
+            zeros = sp.solveset(expr, sym, sp.S.Reals)
+        except Exception:   # no solution set: undecided
+            continue
+        if zeros is sp.S.EmptySet:
+            return True
+        if isinstance(zeros, sp.FiniteSet) and len(zeros) <= 4 and all(sp.count_ops(z) <= 12 for z in zeros) \
+                and all(_excluded(sym, z, conditions) for z in zeros):
+            return True
+    return False
+
+
+_DEFINED_CACHE: dict = {}
+
+
+def undefined_points(expr: sp.Expr, conditions: Iterable = ()) -> list[str]:
+    """Where ``expr`` may be undefined under ``conditions`` and its symbols' assumptions: each denominator
+    (a power with an exponent not shown nonnegative) not shown nonzero and each logarithm whose argument is
+    not shown positive, as descriptions; empty when the expression is defined at every admissible point.
+
+    The printed expression is read as built (a notation's definition and a held form inside it, without
+    carrying them out, so that nothing cancels first).  Inside a sum or product the index ranges over its
+    limits; inside an integral the variable over the open interval of its limits (an integrand undefined at
+    an endpoint, as 1/sqrt(t) at 0, leaves the integral defined); inside a piecewise expression a piece is
+    read under its condition and the negations of the conditions before it; a limit is not read (its
+    expression may be undefined at the point it approaches)."""
+    from .notation import Defined
+
+    conditions = tuple(r for cnd in conditions for r in (_relations(cnd) or [sp.sympify(cnd)]))
+    found: list[str] = []
+
+    def walk(e, conds):
+        if not isinstance(e, sp.Basic) or e.is_Atom:
+            return
+        if isinstance(e, Defined):
+            return walk(e.definition, conds)
+        if isinstance(e, sp.Limit):
+            return
+        if isinstance(e, (sp.Sum, sp.Product, sp.Integral)):
+            inner = conds
+            for lim in e.limits:
+                var, *ends = lim
+                for end in ends:
+                    walk(end, conds)
+                if len(ends) == 2:
+                    lo, hi = ends
+                    strict = isinstance(e, sp.Integral)
+                    if not lo.is_infinite:
+                        inner = inner + ((sp.Gt if strict else sp.Ge)(var, lo, evaluate=False),)
+                    if not hi.is_infinite:
+                        inner = inner + ((sp.Lt if strict else sp.Le)(var, hi, evaluate=False),)
+            return walk(e.function, inner)
+        if isinstance(e, sp.Piecewise):
+            before: tuple = ()
+            for piece, cnd in e.args:
+                walk(piece, conds + before + tuple(_relations(cnd)))
+                before = before + tuple(_negation(cnd))
+            return
+        if isinstance(e, sp.Pow):
+            base, ex = e.args
+            if not (ex.is_nonnegative is True or _shown(ex, "nonnegative", conds)) and not _nonzero(base, conds):
+                found.append(f"the denominator {base} may vanish")
+        elif isinstance(e, sp.log):
+            if not _shown(e.args[0], "positive", conds):
+                found.append(f"the argument of the logarithm log({e.args[0]}) may not be positive")
+        for arg in e.args:
+            walk(arg, conds)
+
+    expr = sp.sympify(expr)
+    key = (expr, conditions)
+    if key not in _DEFINED_CACHE:
+        walk(expr, conditions)
+        _DEFINED_CACHE[key] = list(dict.fromkeys(found))
+    return list(_DEFINED_CACHE[key])
+
+
+def vacuity(c: Claim) -> str | None:
+    """Why the claim's conditions cannot all hold (the claim is vacuous), or None when that is not shown:
+    a condition false for every value its symbols' assumptions allow, or the linear conditions (with the
+    symbols' signs) infeasible over the reals, decided by SymPy's exact simplex (the largest t with every
+    strict condition's side >= t is <= 0, or no point at all)."""
+    rels = [r for cnd in c.conditions for r in _relations(cnd)]
+    for cnd in c.conditions:      # a linear condition is decided with the others below
+        cnd = sp.sympify(cnd)
+        if cnd is sp.false or (isinstance(cnd, sp.core.relational.Relational) and not _linear_rows([cnd])
+                               and sp.count_ops(cnd) <= 16 and _false_under(cnd, ())):
+            return f"the condition {cnd} holds for no value its symbols' assumptions allow"
+    if _infeasible(_linear_rows(c.conditions)):
+        return "the linear conditions (with the symbols' signs) have no common real point"
+    return None
+
+
+def _linear_rows(conditions: Iterable) -> list[tuple[sp.Expr, bool]]:
+    """The linear relational conditions as rows ``(g, strict)`` meaning g >= 0 (g > 0 when strict); an
+    equality gives two rows.  Conditions that are not linear in symbols are left out."""
+    from .proofs import _normal
+    rows = []
+    for r in (r for cnd in conditions for r in _relations(cnd)):
+        if isinstance(r, sp.Eq):
+            pairs = [(r.lhs - r.rhs, False), (r.rhs - r.lhs, False)]
+        else:
+            norm = _normal(r)
+            if norm is None:
+                continue
+            pairs = [(norm[0], norm[1] == "positive")]
+        for g, strict in pairs:
+            g = sp.expand(g)
+            free = g.free_symbols
+            if _is_linear(g):
+                if strict and all(v.is_integer for v in g.free_symbols) and \
+                        all(k.is_integer for k in sp.Poly(g, *g.free_symbols).coeffs()):
+                    g, strict = g - 1, False       # an integer g > 0 is g >= 1
+                rows.append((g, strict))
+    return rows
+
+
+def _is_linear(g: sp.Expr) -> bool:
+    """``g`` is a polynomial of degree at most 1 in its symbols (and has one)."""
+    free = g.free_symbols
+    if not free or not all(isinstance(v, sp.Symbol) for v in free):
+        return False
+    try:
+        return g.is_polynomial(*free) and sp.Poly(g, *free).total_degree() <= 1
+    except sp.PolynomialError:
+        return False
+
+
+_LP_CACHE: dict = {}
+
+
+def _infeasible(rows: list[tuple[sp.Expr, bool]], cap: int = 4000) -> bool:
+    """No real point satisfies every row (g >= 0, or g > 0 when strict) together with the sign assumptions
+    of the rows' symbols: decided exactly by Fourier-Motzkin elimination over the rationals (each symbol
+    eliminated by every positive combination of a row bounding it from below with one bounding it from
+    above; the rows left are numbers, and the system has no point iff one of them is negative, or zero and
+    strict).  True only when shown; a system whose elimination grows beyond ``cap`` rows is not decided."""
+    syms = sorted(set().union(*(g.free_symbols for g, _ in rows)) if rows else set(), key=str)
+    rows = list(rows) + [_normal_of(r) for v in syms for r in _assumed(v)]
+    key = tuple(rows)
+    if key in _LP_CACHE:
+        return _LP_CACHE[key]
+    try:
+        table = set()
+        for g, strict in rows:
+            poly = sp.Poly(g, *syms) if syms else None
+            coeffs = tuple(sp.Rational(poly.coeff_monomial(v)) for v in syms) if syms else ()
+            const = sp.Rational(poly.coeff_monomial(1)) if syms else sp.Rational(g)
+            table.add(_scaled(coeffs, const, strict))
+        out = None
+        for k in range(len(syms)):
+            lower = [r for r in table if r[0][k] > 0]
+            upper = [r for r in table if r[0][k] < 0]
+            rest = {r for r in table if r[0][k] == 0}
+            for (cl, dl, sl) in lower:
+                for (cu, du, su) in upper:
+                    a, b = -cu[k], cl[k]        # a * lower + b * upper cancels the symbol
+                    rest.add(_scaled(tuple(a * x + b * y for x, y in zip(cl, cu)), a * dl + b * du, sl or su))
+            if len(rest) > cap:
+                out = False
+                break
+            table = rest
+        if out is None:
+            out = any(d < 0 or (d == 0 and strict) for c, d, strict in table if not any(c))
+    except (sp.PolynomialError, TypeError, ValueError):   # a row that is not linear with rational coefficients
+        out = False
+    _LP_CACHE[key] = bool(out)
+    return bool(out)
+
+
+def _scaled(coeffs: tuple, const, strict: bool) -> tuple:
+    """A row c.x + d >= 0 (> 0) scaled by a positive number so that equal rows compare equal."""
+    lead = next((abs(x) for x in coeffs if x != 0), None)
+    if lead is None:
+        return coeffs, const, strict
+    return tuple(x / lead for x in coeffs), const / lead, strict
+
+
+def _normal_of(r) -> tuple[sp.Expr, bool]:
+    from .proofs import _normal
+    g, kind = _normal(r)
+    return g, kind == "positive"
+
+
+def _lp_shown(e: sp.Expr, need: str, conditions: tuple) -> bool:
+    """A linear ``e`` has the sign ``need`` under the linear conditions: e <= 0 (e < 0 for nonnegative)
+    together with them has no real point (:func:`_infeasible`).  A quadratic ``e`` or condition is first made
+    linear: each product u v of two symbols becomes a new variable w bounded by McCormick's inequalities from
+    the numeric bounds of u and v ((u - l_u)(v - l_v) >= 0 and the like), which every point satisfies."""
+    if e.has(sp.Indexed) or any(sp.sympify(c).has(sp.Indexed) for c in conditions):
+        names = {}                                   # each indexed quantity as a symbol with its assumptions
+        for x in [e, *conditions]:
+            for ix in sp.sympify(x).atoms(sp.Indexed):
+                names.setdefault(ix, sp.Dummy(str(ix), **{a: True for a in ("integer", "positive", "nonnegative",
+                                                                            "negative", "nonpositive", "real")
+                                                          if getattr(ix, f"is_{a}") is True}))
+        e = e.xreplace(names)
+        conditions = tuple(sp.sympify(c).xreplace(names) for c in conditions)
+    if _is_linear(e) and _infeasible(_linear_rows(conditions) + [(-sp.expand(e), need != "positive")]):
+        return True
+    if not _is_quadratic(e):
+        return False
+    rows = [(sp.expand(g), st) for g, st in _rows(conditions) if _is_quadratic(sp.expand(g))]
+    target = (-sp.expand(e), need != "positive")
+    products, squares = set(), set()
+    for g, _ in rows + [target]:
+        for term in sp.Add.make_args(g):
+            syms = [f for f in sp.Mul.make_args(term) if isinstance(f, sp.Symbol)]
+            if len(syms) == 2:
+                products.add(tuple(sorted(syms, key=str)))
+            squares |= {f.base for f in sp.Mul.make_args(term)
+                        if isinstance(f, sp.Pow) and isinstance(f.base, sp.Symbol) and f.exp == 2}
+    if not (products or squares) or len(products) + len(squares) > 4:
+        return False
+    linear = [(g, st) for g, st in rows if _is_linear(g)]
+    names = {}
+    extra = []
+    for u in sorted(squares, key=str):       # u^2 below the secant and above the tangents at the bounds
+        w = names[u**2] = sp.Dummy(f"{u}2")
+        lu, hu = _bounds(u, linear)
+        if lu is not None and hu is not None:
+            extra.append((-w + (lu + hu) * u - lu * hu, False))
+        for a in (x for x in (lu, hu) if x is not None):
+            extra.append((w - 2 * a * u + a**2, False))
+    for u, v in sorted(products, key=str):
+        w = names[u * v] = sp.Dummy(f"{u}{v}")
+        (lu, hu), (lv, hv) = _bounds(u, linear), _bounds(v, linear)
+        if lu is not None and lv is not None:
+            extra.append((w - lu * v - lv * u + lu * lv, False))
+        if hu is not None and hv is not None:
+            extra.append((w - hu * v - hv * u + hu * hv, False))
+        if hu is not None and lv is not None:
+            extra.append((-w + hu * v + lv * u - hu * lv, False))
+        if lu is not None and hv is not None:
+            extra.append((-w + lu * v + hv * u - lu * hv, False))
+    def renamed(g):          # each term c u v (c u^2) as c w, term by term
+        return sp.Add(*(c * names.get(m, m) for c, m in (t.as_coeff_Mul() for t in sp.Add.make_args(g))))
+
+    lin = [(sp.expand(renamed(g)), st) for g, st in rows + [target]]
+    if not all(_is_linear(g) or not g.free_symbols for g, _ in lin):
+        return False
+    return _infeasible([r for r in lin if r[0].free_symbols] + extra)
+
+
+def _is_quadratic(g: sp.Expr) -> bool:
+    free = g.free_symbols
+    if not free or not all(isinstance(v, sp.Symbol) for v in free):
+        return False
+    try:
+        return g.is_polynomial(*free) and sp.Poly(g, *free).total_degree() <= 2
+    except sp.PolynomialError:
+        return False
+
+
+def _rows(conditions) -> list:
+    """The inequality conditions as rows (g, strict): g >= 0, or g > 0."""
+    from .proofs import _normal
+    out = []
+    for r in (r for cnd in conditions for r in _relations(cnd)):
+        norm = _normal(r) if not isinstance(r, (sp.Eq, sp.Ne)) else None
+        if norm is not None:
+            out.append((norm[0], norm[1] == "positive"))
+    return out
+
+
+def _bounds(sym, rows) -> tuple:
+    """Numeric (lower, upper) bounds of ``sym`` from its assumptions and the rows a s + c >= 0 in it alone."""
+    lo = 1 if sym.is_integer and sym.is_positive else 0 if sym.is_nonnegative else None
+    hi = -1 if sym.is_integer and sym.is_negative else 0 if sym.is_nonpositive else None
+    for g, _ in rows:
+        if g.free_symbols != {sym}:
+            continue
+        a = g.coeff(sym)
+        end = -(g - a * sym) / a
+        if a > 0:
+            lo = end if lo is None else max(lo, end)
+        elif a < 0:
+            hi = end if hi is None else min(hi, end)
+    return lo, hi
+
+
+def finite_domain(c: Claim, limit: int = 200_000) -> tuple[set | None, str]:
+    """The points of a finite claim's domain, derived from its conditions and its symbols' assumptions:
+    ``(points, "")`` with each point a frozenset of (symbol, value), or ``(None, why)`` when the domain is
+    not shown finite.  A symbol takes the values of a condition ``x ∈ {...}`` or ``x = a``, or, if it is an
+    integer, every integer between the bounds its assumptions and the linear conditions give it (from
+    numbers and from symbols already bounded); the points are then those of the product of these values
+    at which every condition holds, decided exactly."""
+    from itertools import product
+
+    from .proofs import _Inside, _normal
+    syms = sorted(c.symbols(), key=str)
+    if any(not isinstance(s, sp.Symbol) for s in syms):
+        return None, "the statement has indexed quantities: its domain is not a finite set of values of symbols"
+    values: dict = {}
+    rels = [r for cnd in c.conditions for r in _relations(cnd)]
+    for cnd in c.conditions:
+        cnd = sp.sympify(cnd)
+        if isinstance(cnd, sp.Contains) and cnd.args[0] in syms and isinstance(cnd.args[1], sp.FiniteSet):
+            values[cnd.args[0]] = list(cnd.args[1])
+    for r in rels:
+        if isinstance(r, sp.Eq) and r.lhs in syms and r.rhs.is_number and r.lhs not in values:
+            values[r.lhs] = [r.rhs]
+    progress = True
+    while progress:
+        progress = False
+        for s in syms:
+            if s in values or not s.is_integer:
+                continue
+            lo = 1 if s.is_positive else 0 if s.is_nonnegative else None
+            hi = -1 if s.is_negative else 0 if s.is_nonpositive else None
+            for r in rels:
+                norm = _normal(r)
+                if norm is None:
+                    continue
+                g = sp.expand(norm[0])          # g >= 0 (or > 0)
+                a = g.coeff(s)
+                rest = g - a * s
+                if not a.is_number or a == 0 or s in rest.free_symbols:
+                    continue
+                if not all(v in values for v in rest.free_symbols):
+                    continue
+                others = sorted(rest.free_symbols, key=str)
+                ends = [-(rest.xreplace(dict(zip(others, combo)))) / a for combo in product(*(values[o] for o in others))]
+                if not ends or not all(e.is_number for e in ends):
+                    continue
+                if a > 0:      # s >= -rest/a
+                    b = sp.ceiling(min(ends))
+                    lo = b if lo is None else max(lo, b)
+                else:          # s <= -rest/a
+                    b = sp.floor(max(ends))
+                    hi = b if hi is None else min(hi, b)
+            if lo is not None and hi is not None:
+                if hi - lo > limit:
+                    return None, f"{s} ranges over more than {limit} integers"
+                values[s] = [sp.Integer(k) for k in range(int(lo), int(hi) + 1)]
+                progress = True
+    unbounded = [str(s) for s in syms if s not in values]
+    if unbounded:
+        return None, (f"the domain is not finite: {', '.join(unbounded)} "
+                      f"{'is' if len(unbounded) == 1 else 'are'} not confined to finitely many values by the "
+                      "conditions and assumptions")
+    total = 1
+    for s in syms:
+        total *= max(len(values[s]), 1)
+    if total > limit:
+        return None, f"the domain has more than {limit} candidate points"
+    inside = _Inside(c)
+    points = set()
+    for combo in product(*(values[s] for s in syms)):
+        pt = dict(zip(syms, combo))
+        if inside(pt) or _outside(c, pt) is None:
+            points.add(frozenset(pt.items()))
+    return points, ""
+
+
+def _point_key(pt, syms) -> frozenset:
+    return frozenset((k, sp.sympify(v)) for k, v in dict(pt).items() if k in syms)
+
+
+def preflight(c: Claim) -> tuple[str, bool] | None:
+    """Why the claim cannot be proved as stated, before any proof runs, or None: ``(reason, malformed)``.
+
+    An assumption of a symbol that :meth:`Claim.hypotheses` does not show (malformed: the claim would be
+    read as a wider one); conditions that cannot all hold (the claim is vacuous); a denominator that may
+    vanish or a logarithm whose argument may be nonpositive at an admissible point of the statement (the
+    point must be excluded by a condition, or the statement is false there, where it is undefined)."""
+    hidden = hidden_assumptions(c)
+    if hidden:
+        return ("refused: assumptions on symbols that the claim's hypotheses do not show ("
+                + "; ".join(hidden) + "): state them as conditions or declare what is shown", True)
+    why = vacuity(c)
+    if why is not None:
+        return f"refused: the claim is vacuous: {why}", False
+    if c.kind in ("identity", "inequality", "sign") and not c.finite:
+        bad = undefined_points(c.lhs, c.conditions) + undefined_points(c.rhs, c.conditions)
+        if bad:
+            return ("refused: the statement is not shown defined at every admissible point: "
+                    + "; ".join(dict.fromkeys(bad)) + " (exclude the point by a condition)", False)
+    return None
+
 # ----------------------------------------------------------------------------------------
 # Verification methods
 # ----------------------------------------------------------------------------------------
 def _proof_strength(steps: tuple[Step, ...], target: str) -> tuple[str, str]:
     """(strength, remark) of a passing proof: tied to the statement or not, and its step kinds."""
     last = steps[-1] if steps else None
-    if last is None or last.kind != "conclusion" or last.target != target:
+    if last is None or last.kind != "conclusion" or last.target != target or not _minted(last):
         return "argued", "the proof does not end in a check of the stated claim"
     kinds = {st.kind for st in steps}
     if "argument" in kinds:
@@ -782,26 +1563,51 @@ def _call(fn: Callable, c: Claim):
     return fn(c) if takes else fn()
 
 
+def _private(c: Claim, routine: Callable, *args):
+    """Run ``routine`` on a private copy of the claim: ``(result, why)``, ``why`` saying how the routine
+    changed the claim it was given (or the claim itself), else None.  The digest is taken before the
+    routine runs; a claim the routine changed is put back as it was."""
+    target = c.digest()
+    saved = dict(vars(c))
+    work = copy.copy(c)
+    out = routine(work, *args)
+    why = None
+    if work.digest() != target or c.digest() != target:
+        why = "the proof routine changed the claim it was given (its digest is no longer the statement's)"
+    if c.digest() != target:
+        vars(c).update(saved)
+    return out, why
+
+
 def _symbolic(c: Claim) -> Check:
     t0 = time.perf_counter()
     if c.counterexample is not None:
         return _refutation(c, t0)
-    if c.proof is not None:
-        p = _call(c.proof, c)
-    elif c.kind == "identity":
-        from .proofs import conclude
-        p = conclude(c)
-    elif c.kind in ("divergence", "limit"):
-        from .proofs import conclude_evaluation
-        p = conclude_evaluation(c)
-    else:  # inequalities and signs need a proof routine
-        p = Proof(Step("argument", "no symbolic proof routine", False))
+    refused = preflight(c)
+    if refused is not None:
+        return Check("symbolic", False, time.perf_counter() - t0, refused[0], error=refused[1])
+    target = c.digest()
+
+    def run(work: Claim) -> Proof:
+        if work.proof is not None:
+            return _call(work.proof, work)
+        if work.kind == "identity":
+            from .proofs import conclude
+            return conclude(work)
+        if work.kind in ("divergence", "limit"):
+            from .proofs import conclude_evaluation
+            return conclude_evaluation(work)
+        return Proof(Step("argument", "no symbolic proof routine", False))   # inequalities and signs need one
+
+    p, changed = _private(c, run)
     steps = [st.as_dict() for st in p.steps]
     cites = sorted({st.citation for st in p.steps if st.citation})
     detail = "; ".join(f"[{st.kind}] {st.text}" for st in p.steps)
+    if changed:
+        return Check("symbolic", False, time.perf_counter() - t0, f"{changed}; {detail}", error=True, steps=steps)
     if not p.ok:
         return Check("symbolic", False, time.perf_counter() - t0, detail, steps=steps, citations=cites)
-    strength, remark = _proof_strength(p.steps, c.digest())
+    strength, remark = _proof_strength(p.steps, target)
     return Check("symbolic", True, time.perf_counter() - t0, detail + (f"; ({remark})" if remark else ""),
                  strength=strength, steps=steps, citations=cites)
 
@@ -894,6 +1700,19 @@ def evaluation_record(role: str, point: Mapping, lhs: sp.Expr, rhs: sp.Expr, hol
             "rhs": sp.srepr(rhs), "rhs_decimal": decimal_of(rhs)}
 
 
+def bound_variables(expr: sp.Expr) -> set:
+    """The variables bound inside ``expr``: of its sums, products, integrals, lambdas, substitutions,
+    derivatives and limits."""
+    from sympy.concrete.expr_with_limits import ExprWithLimits
+    out = set()
+    for node in sp.preorder_traversal(expr):
+        if isinstance(node, (ExprWithLimits, sp.Lambda, sp.Subs, sp.Derivative)):
+            out.update(node.variables)
+        elif isinstance(node, sp.Limit):
+            out.add(node.args[1])
+    return out
+
+
 def _values_at(c: Claim, point: Mapping[sp.Symbol, sp.Expr]) -> tuple[sp.Expr, sp.Expr]:
     """Both sides of the statement evaluated exactly at one point.
 
@@ -906,17 +1725,7 @@ def _values_at(c: Claim, point: Mapping[sp.Symbol, sp.Expr]) -> tuple[sp.Expr, s
     Then ``doit``; where integrals remain, they are evaluated first with an equal integrand in a normal
     form (absolute values as piecewise expressions, folded, each piece expanded with its powers
     combined), and as they stand if that leaves an integral or an undefined value."""
-    from sympy.concrete.expr_with_limits import ExprWithLimits
-
-    def bound(expr):
-        out = set()
-        for node in sp.preorder_traversal(expr):
-            if isinstance(node, (ExprWithLimits, sp.Lambda, sp.Subs, sp.Derivative)):
-                out.update(node.variables)
-            elif isinstance(node, sp.Limit):
-                out.add(node.args[1])
-        return out
-
+    bound = bound_variables
     values = {k: sp.sympify(v) for k, v in point.items()}
     numbers = bool(values) and all(v.is_number and not v.free_symbols for v in values.values())
 
@@ -964,6 +1773,17 @@ def _values_at(c: Claim, point: Mapping[sp.Symbol, sp.Expr]) -> tuple[sp.Expr, s
     return value(at(c.lhs)), value(at(c.rhs))
 
 
+def undefined_value(value) -> bool:
+    """``value`` is undefined: nan, complex infinity (zoo) or an expression holding one, or a relational
+    or boolean that is not a decided truth value."""
+    value = sp.sympify(value)
+    if isinstance(value, sp.core.relational.Relational) or (
+            isinstance(value, sp.logic.boolalg.Boolean) and not isinstance(value, sp.Expr)
+            and value not in (sp.true, sp.false)):
+        return True
+    return value is sp.nan or value is sp.zoo or value.has(sp.nan, sp.zoo)
+
+
 def _decide(c: Claim, lhs: sp.Expr, rhs: sp.Expr) -> bool:
     """Whether ``lhs <relation> rhs`` holds for two exact numbers.
 
@@ -990,6 +1810,8 @@ def _decide(c: Claim, lhs: sp.Expr, rhs: sp.Expr) -> bool:
             return None
         return (1 if f > 0 else -1), abs(f)
 
+    if undefined_value(lhs) or undefined_value(rhs):
+        return False       # nan, zoo or an undefined comparison satisfies no relation, equality included
     if c.relation == "==":
         if lhs.is_infinite or rhs.is_infinite:
             return lhs == rhs
@@ -1033,17 +1855,46 @@ def _construction(c: Claim) -> Check:
 
 def _enumeration(c: Claim) -> Check:
     t0 = time.perf_counter()
-    e = _call(c.enumeration, c)
+    domain = None
+    if c.finite:
+        hidden = hidden_assumptions(c)
+        if hidden:
+            return Check("enumeration", False, time.perf_counter() - t0,
+                         "refused: assumptions on symbols that the claim's hypotheses do not show ("
+                         + "; ".join(hidden) + ")", error=True)
+        domain, why = finite_domain(c)
+        if domain is None:
+            return Check("enumeration", False, time.perf_counter() - t0,
+                         f"refused: finite=True, but {why}", error=True)
+        if not domain:
+            return Check("enumeration", False, time.perf_counter() - t0,
+                         "refused: the claim is vacuous: no point satisfies its conditions and assumptions")
+    target = c.digest()
+    e, changed = _private(c, lambda work: _call(work.enumeration, work))
+    if changed:
+        return Check("enumeration", False, time.perf_counter() - t0, changed, error=True)
     detail = f"{e.cases} cases enumerated exactly" + (f"; {e.detail}" if e.detail else "")
     cex = dict(e.counterexample) if e.counterexample else None
     if not e.ok:
         return Check("enumeration", False, time.perf_counter() - t0, detail, counterexample=cex, scope=e.scope)
     if c.finite:
-        if e.target != c.digest():
+        if e.target != target:
             return Check("enumeration", True, time.perf_counter() - t0,
                          detail + "; (the cases did not evaluate the stated relation: not a proof)",
                          strength="argued", scope=e.scope)
-        return Check("enumeration", True, time.perf_counter() - t0, detail, strength="exhaustive", scope=e.scope)
+        syms = set(c.symbols())
+        done = {_point_key(pt, syms) for pt in (e.points or ())}
+        missing = domain - done
+        if e.points is None or missing:
+            example = ", ".join(f"{k} = {v}" for k, v in sorted(next(iter(missing)), key=lambda kv: str(kv[0]))) \
+                if missing else ""
+            return Check("enumeration", False, time.perf_counter() - t0,
+                         detail + (f"; refused: the enumeration misses {len(missing)} of the {len(domain)} points of "
+                                   f"the claim's domain (e.g. {example})" if missing else
+                                   "; refused: the enumeration did not record the points it evaluated"), error=True)
+        return Check("enumeration", True, time.perf_counter() - t0,
+                     detail + f"; the {len(domain)} points are the claim's whole domain (derived from its conditions "
+                              "and assumptions)", strength="exhaustive", scope=e.scope)
     if not e.scope:
         return Check("enumeration", False, time.perf_counter() - t0,
                      detail + "; a finite check of a general statement must state its scope", error=True)
@@ -1068,6 +1919,43 @@ def random_point(c: Claim, rng: random.Random, max_tries: int = 10_000) -> dict 
     return None
 
 
+def _numeric_value(side: sp.Expr, pt: Mapping, guard: int):
+    """One side at a point, to ``guard`` digits.  Integrals of one variable over numeric limits whose
+    integrand has no other free symbol are computed by mpmath's tanh-sinh quadrature (``mpmath.quad``) on
+    the integrand compiled to mpmath (``lambdify``): the algorithm SymPy's ``evalf`` uses for an integral,
+    without walking the expression tree at every node of the quadrature.  Anything else, and any
+    integral that does not compile, goes to ``evalf``; a relation that fails on these values is decided
+    again on ``evalf``'s (:func:`_numeric`)."""
+    expr = release(side).subs(pt)
+
+    def quadrature(integral):
+        if len(integral.limits) != 1 or len(integral.limits[0]) != 3:
+            raise ValueError("not one variable with limits")
+        x, a, b = integral.limits[0]
+        f = integral.function
+        if f.free_symbols - {x} or f.has(sp.Integral) or not (a.is_number and b.is_number):
+            raise ValueError("not a closed integral of one variable")
+        g = sp.lambdify(x, f, "mpmath")
+        ends = [mpmath.mpf(sp.N(e, guard)) if e.is_finite else (mpmath.inf if e == sp.oo else -mpmath.inf)
+                for e in (a, b)]
+        return sp.Float(mpmath.quad(g, ends), guard)
+
+    if expr.has(sp.Integral):
+        try:
+            expr = expr.replace(lambda e: isinstance(e, sp.Integral), quadrature)
+        except Exception:       # evalf decides
+            pass
+    return mpmath.mpf(sp.N(expr, guard))
+
+
+def _numeric_holds(relation: str, lhs, rhs, tol) -> bool:
+    """Whether two values meet the relation within ``tol`` (the test of :func:`_numeric`)."""
+    if relation == "==":
+        return abs(lhs - rhs) / max(abs(lhs), abs(rhs), mpmath.mpf(10) ** -40) <= tol
+    margin = rhs - lhs if relation in ("<", "<=") else lhs - rhs
+    return not (margin < -tol or (relation in ("<", ">") and margin <= tol))
+
+
 def _numeric(c: Claim, dps: int = 40, seed: int = 20261122) -> Check:
     t0 = time.perf_counter()
     rng = random.Random(seed)
@@ -1081,8 +1969,9 @@ def _numeric(c: Claim, dps: int = 40, seed: int = 20261122) -> Check:
             if pt is None:
                 return Check("numeric", False, time.perf_counter() - t0,
                              "no point of the domain satisfies the conditions", error=True)
-            lhs = mpmath.mpf(sp.N(release(c.lhs).subs(pt), guard))
-            rhs = mpmath.mpf(sp.N(release(c.rhs).subs(pt), guard))
+            lhs, rhs = (_numeric_value(side, pt, guard) for side in (c.lhs, c.rhs))
+            if not _numeric_holds(c.relation, lhs, rhs, tol):    # the integrals again, by SymPy's own evalf
+                lhs, rhs = (mpmath.mpf(sp.N(release(side).subs(pt), guard)) for side in (c.lhs, c.rhs))
             n += 1
             cex = {str(k): str(v) for k, v in pt.items()}
             if c.relation == "==":

@@ -345,6 +345,8 @@ class _Writer:
             out.append("\\field{Conditions}" + where + ".\n\n")
         if c.note:
             out.append(f"\\field{{Note}}{self.text(c.note)}\n\n")
+        if c.limitation:
+            out.append(f"\\field{{Not proved in general}}{self.text(c.limitation)}\n\n")
         if v is not None:
             out.append(self.verdict(v))
         return "".join(out)

@@ -21,6 +21,8 @@ with the digest of the statement it checked, so that a routine that ignores the 
 """
 from __future__ import annotations
 
+import itertools
+import sys
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
@@ -28,15 +30,21 @@ import sympy as sp
 
 from .notation import release
 from .render import math as _m
-from .core import (RELATIONS, Claim, Enumeration, Proof, Step, _decide, _evaluate_at, _outside, _values_at, all_of,
-                   is_zero, mechanical)
+from .core import (RELATIONS, Claim, Enumeration, Proof, Step, _decide, _evaluate_at, _mint_conclusion, _minted,
+                   _outside, _values_at, all_of, bound_variables, is_zero, linear_sums, mechanical, undefined_value)
 
 # the sign that lhs - rhs must have for each relation
 _NEED = {"==": "zero", ">=": "nonnegative", ">": "positive", "<=": "nonpositive", "<": "negative"}
 
 
 def _conclusion(claim: Claim, ok: bool, text: str) -> Proof:
-    return Proof(Step("conclusion", text, bool(ok), target=claim.digest()))
+    """The conclusion step on ``claim``, stamped with its digest: made only here, for the conclusions of
+    the engine (this module and :mod:`derivations.engine.sums`).  Asked for from anywhere else (a proof
+    routine that would write its own verdict), it fails."""
+    caller = sys._getframe(1).f_globals.get("__name__", "")
+    if not caller.startswith(__name__.rpartition(".")[0] + "."):
+        ok, text = False, f"a conclusion asked for outside the engine ({caller}) checks nothing: {text}"
+    return Proof(_mint_conclusion(text, bool(ok), claim.digest()))
 
 
 @dataclass
@@ -402,7 +410,9 @@ def conclude_evaluation(claim: Claim) -> Proof:
         forms.insert(0, (_integrands_combined(lhs0), _integrands_combined(rhs0)))
     for k, (lhs, rhs) in enumerate(forms):
         lhs, rhs = lhs.doit(), rhs.doit()
-        if claim.kind in ("limit", "divergence") or claim.relation == "==":
+        if undefined_value(lhs) or undefined_value(rhs):   # nan, zoo: never equal, never compared
+            ok = False
+        elif claim.kind in ("limit", "divergence") or claim.relation == "==":
             # integrated sides are sums of many fractions: their difference is compared over one denominator
             ok = lhs == rhs or (not (lhs.is_infinite or rhs.is_infinite)
                                 and is_zero(sp.together(lhs - rhs) if k + 1 < len(forms) else lhs - rhs))
@@ -410,6 +420,8 @@ def conclude_evaluation(claim: Claim) -> Proof:
             ok = RELATIONS[claim.relation](lhs, rhs) is sp.true
         if ok:
             break
+    if undefined_value(lhs) or undefined_value(rhs):
+        return _conclusion(claim, False, f"a side is undefined: lhs = {lhs}, rhs = {rhs} -- fails")
     return _conclusion(claim, ok, f"evaluates to {_m(RELATIONS[claim.relation](lhs, rhs, evaluate=False))}" + ("" if ok else " -- fails"))
 
 
@@ -422,18 +434,13 @@ class _Inside:
     ``_outside``, which decides and says why."""
 
     def __init__(self, claim: Claim):
-        from sympy.concrete.expr_with_limits import ExprWithLimits
         from .core import _ASSUMPTIONS
         self.conditions = [sp.sympify(cnd) for cnd in claim.conditions]
         self.free = set(claim.lhs.free_symbols) | set(claim.rhs.free_symbols)
         self.bound = set()
         for cnd in self.conditions:
             self.free |= cnd.free_symbols
-            for node in sp.preorder_traversal(cnd):
-                if isinstance(node, (ExprWithLimits, sp.Lambda, sp.Subs, sp.Derivative)):
-                    self.bound.update(node.variables)
-                elif isinstance(node, sp.Limit):
-                    self.bound.add(node.args[1])
+            self.bound |= bound_variables(cnd)
         self._assumptions = _ASSUMPTIONS
         self._wanted: dict = {}
         self._admissible: dict = {}     # (symbol, value) -> the value is a number meeting the symbol's assumptions
@@ -474,6 +481,7 @@ def exhaust(claim: Claim, points: Iterable[Mapping[sp.Symbol, sp.Expr]], scope: 
     exactly these points this is a proof; otherwise ``scope`` says what was covered."""
     n = 0
     inside = _Inside(claim)
+    seen = []
     for pt in points:
         why = None if inside(pt) else _outside(claim, pt)
         if why is not None:
@@ -482,11 +490,12 @@ def exhaust(claim: Claim, points: Iterable[Mapping[sp.Symbol, sp.Expr]], scope: 
         lhs, rhs = _values_at(claim, pt)        # as _evaluate_at, the description written only when needed
         holds = _decide(claim, lhs, rhs)
         n += 1
+        seen.append(tuple(pt.items()))
         if not holds:
             return Enumeration(False, n, f"lhs = {lhs}, rhs = {rhs}", {str(k): str(v) for k, v in pt.items()},
                                scope=scope)
     return Enumeration(True, n, "the stated relation evaluated exactly at every case", scope=scope,
-                       target=claim.digest())
+                       target=claim.digest(), points=tuple(seen))
 
 
 def term_symbol(ix: sp.Indexed) -> sp.Symbol:
@@ -527,7 +536,7 @@ def conclude_termwise(claim: Claim, prove_term) -> Proof:
                  lhs=f.xreplace(reps), rhs=0, relation=claim.relation, conditions=conds)
     sub = prove_term(term)
     last = sub.steps[-1] if sub.steps else None
-    tied = last is not None and last.kind == "conclusion" and last.target == term.digest()
+    tied = last is not None and last.kind == "conclusion" and last.target == term.digest() and _minted(last)
     # a sum with hi < lo - 1 is minus a sum in SymPy's (Karr) convention: require a genuine range, and a
     # nonempty one for a strict relation
     nonempty = has_sign(hi - lo + 1, "nonnegative") and (claim.relation in ("==", ">=", "<=")
@@ -549,6 +558,14 @@ def conclude_shift(claim: Claim, *shifts: tuple[sp.Symbol, sp.Expr]) -> Proof:
     moved = release(claim.rhs)
     for var, shift in shifts:
         shift = sp.sympify(shift)
+        if var in shift.free_symbols:
+            return _conclusion(claim, False, f"the shift {_m(shift)} of {_m(var)} contains the variable it shifts: "
+                                             "not a translation")
+        captured = [e for e in moved.atoms(sp.Integral) if len(e.limits) == 1 and e.limits[0][0] == var
+                    and shift.free_symbols & bound_variables(e.function)]
+        if captured:
+            return _conclusion(claim, False, f"the shift {_m(shift)} of {_m(var)} contains a variable bound inside "
+                                             "the integral it moves: not a translation")
 
         def move(e: sp.Integral, var=var, shift=shift) -> sp.Expr:
             if len(e.limits) != 1 or e.limits[0][0] != var or len(e.limits[0]) != 3:
@@ -588,3 +605,457 @@ def _same_integrals(a: sp.Expr, b: sp.Expr) -> bool:
                                                              for v, *lim in e.limits]))
     fa, fb = norm(a.function), norm(b.function)
     return fa == fb or is_zero(fa - fb)
+
+
+# -- induction over an integer ------------------------------------------------------------------------
+
+
+def _peeled(expr: sp.Expr, var: sp.Symbol) -> sp.Expr:
+    """``expr`` at ``var + 1``, with every finite sum whose limits move by one written as the sum with the
+    old limits plus (or minus) its end term: in Karr's convention, SymPy's, sum_{i=a}^{b+1} f =
+    sum_{i=a}^{b} f + f(b + 1) and sum_{i=a+1}^{b} f = sum_{i=a}^{b} f - f(a) for all integers a, b, empty and
+    reversed ranges included.  Each sum is peeled once (its moved limits are marked by a new symbol standing
+    for ``var + 1``); a sum over several indices is first nested, one index at a time.  A sum left with a fixed
+    number of terms (at most nine, an end term's inner sum from var + 2 to var + 1, say) is written out, in the
+    same convention (a reversed range is minus the terms between its limits)."""
+    nxt = sp.Dummy("next", integer=True)
+
+    def peel(e):
+        if isinstance(e, sp.Sum):
+            inner = sp.Sum(e.function, *e.limits[:-1]) if len(e.limits) > 1 else e.function
+            (k, lo, hi), body = e.limits[-1], peel(inner)
+            extra = sp.S.Zero
+            if nxt in hi.free_symbols and sp.expand(hi.xreplace({nxt: var + 1}) - hi.xreplace({nxt: var})) == 1:
+                extra += body.xreplace({k: hi})
+                hi = hi.xreplace({nxt: var})
+            if nxt in lo.free_symbols and sp.expand(lo.xreplace({nxt: var + 1}) - lo.xreplace({nxt: var})) == 1:
+                lo = lo.xreplace({nxt: var})
+                extra -= body.xreplace({k: lo})
+            return sp.Sum(body, (k, lo, hi)) + extra
+        if e.args and isinstance(e, sp.Basic) and not e.is_Atom:
+            return e.func(*(peel(x) for x in e.args))
+        return e
+
+    def written(e: sp.Sum) -> sp.Expr:     # a sum of a fixed number of terms, written out (Karr's convention)
+        if len(e.limits) != 1:
+            return e
+        (k, lo, hi), = e.limits
+        d = sp.expand(hi - lo)
+        if not (d.is_Integer and abs(int(d)) <= 8):
+            return e
+        if d >= -1:
+            return sp.Add(*(e.function.xreplace({k: lo + r}) for r in range(int(d) + 1)))
+        return -sp.Add(*(e.function.xreplace({k: hi + 1 + r}) for r in range(-int(d) - 1)))
+
+    out = peel(sp.sympify(expr).xreplace({var: nxt})).xreplace({nxt: var + 1})
+    return out.replace(lambda e: isinstance(e, sp.Sum), written)
+
+
+def _induction_zero(diff: sp.Expr, var: sp.Symbol, start, conditions) -> Proof:
+    """Mechanical steps showing that ``diff`` vanishes at every integer var >= start of the conditions: the
+    range, the base D(start) = 0 and the step D(var + 1) - D(var) = 0 (sums peeled, :func:`_peeled`)."""
+    start = sp.sympify(start)
+    if not (isinstance(var, sp.Symbol) and var.is_integer is True):
+        return mechanical(False, f"{var} is not an integer symbol: no induction over it")
+    if not (start.is_integer is True and not start.free_symbols):
+        return mechanical(False, f"the start {start} is not a fixed integer")
+    conditions = tuple(sp.sympify(cnd) for cnd in conditions)
+    others = [cnd for cnd in conditions if var in cnd.free_symbols
+              and not (_normal(cnd) is not None and sp.expand(_normal(cnd)[0] - (var - start)) == 0)]
+    if others:
+        return mechanical(False, f"a condition other than {var} >= {start} involves {var}: {_m(others[0])} (the "
+                                 "step would not stay inside the claim)")
+    ranged = bool(has_sign(var - start, "nonnegative") or _implied(var - start, "nonnegative", conditions))
+    steps = mechanical(ranged, f"every {_m(var)} of the claim is an integer >= {start}" if ranged
+                       else f"{_m(var)} >= {start} does not follow from the claim's assumptions and conditions")
+    if not ranged:
+        return steps
+    diff = linear_sums(diff)              # sums in one normal form (one dummy index): equal sums are one symbol
+    num, den = sp.fraction(sp.together(diff))
+    if den != 1 and _nonzero_under(den, conditions):
+        diff = sp.cancel(num / den)       # over one denominator that never vanishes: the same function
+    elif var in den.free_symbols:
+        return steps + mechanical(False, f"{_m(var)} occurs in a denominator that may vanish: {_m(den)}")
+    at_start = diff.xreplace({var: start}).doit()
+    base = is_zero(at_start)
+    steps = steps + mechanical(base, f"base: at {_m(var)} = {start} it evaluates to 0"
+                               + ("" if base else f" -- not shown ({_m(at_start)})"))
+    moved = _peeled(diff, var) - diff
+    # the rung of is_zero for finite sums first (sums in normal form, expanded, over one denominator)
+    step = base and (sp.cancel(sp.together(sp.expand(linear_sums(moved)))) == 0 or is_zero(moved))
+    return steps + mechanical(step, f"step: its value at {_m(var)} + 1 minus its value at {_m(var)} is identically 0 "
+                                    "(sums peeled of their end terms)" + ("" if step else " -- not shown"))
+
+
+def conclude_induction(claim: Claim, var: sp.Symbol, start) -> Proof:
+    """An identity ``lhs(var) = rhs(var)`` for every integer ``var >= start``, by induction on ``var``.
+
+    The engine forms D(var) = lhs - rhs from the claim itself and checks, each mechanically:
+
+    * the claim's range of ``var`` lies in the induction's: ``var`` is an integer symbol and ``var >= start``
+      follows from its assumptions or from a stated condition, and no other condition mentions ``var``;
+    * base: D(start) evaluates to 0;
+    * step: D(var + 1) - D(var) is identically 0, D(var + 1) formed by substitution, with each finite sum whose
+      limits move by one peeled of its end term (:func:`_peeled`) so that the sums of D(var + 1) and D(var)
+      meet over the same limits; ``var`` may not occur in a denominator that could vanish.
+
+    Then D(var) = D(start) = 0 for every integer var >= start.  Only identities: an inequality does not pass
+    from var to var + 1 by a difference."""
+    if claim.relation != "==" or claim.kind in ("limit", "divergence"):
+        return _conclusion(claim, False, "induction concludes identities only")
+    steps = _induction_zero(release(claim.lhs - claim.rhs), var, start, claim.conditions)
+    ok = steps.ok
+    return steps + _conclusion(claim, ok, f"by induction on {_m(var)} from {start}: the stated identity holds for "
+                               f"every integer {_m(var)} >= {start}" if ok else "the induction was not completed")
+
+
+def conclude_pair_sum(claim: Claim, weight: sp.Expr, certificate: sp.Expr, var: sp.Symbol, start,
+                      prove_term) -> Proof:
+    """A non-strict inequality whose ``lhs - rhs``, times a positive ``weight``, is a sum over the pairs i < j,
+    ``certificate`` = sum_{i=lo}^{var} sum_{j=i+1}^{var} T(i, j), each term of which has the stated sign.
+
+    The engine checks: the weight is positive; (lhs - rhs) weight - certificate is identically 0, directly
+    (``var`` None) or by induction on ``var`` from ``start`` (:func:`conclude_induction`'s base and step); the certificate has the
+    pair form (inner index from the outer index + 1 to the same upper limit, so j > i in every term); and
+    ``prove_term`` proves the term claim: T(i, j) with every quantity indexed by i or j replaced by a symbol
+    with its assumptions, under the claim's conditions likewise replaced (a condition stated for the pairs
+    i < j holds for every term).  Then (lhs - rhs) = certificate / weight has the sign of its terms."""
+    need = _NEED.get(claim.relation)
+    if need not in ("nonnegative", "nonpositive") or claim.kind not in ("inequality", "sign"):
+        return _conclusion(claim, False, "a non-strict inequality is needed")
+    weight, certificate = sp.sympify(weight), sp.sympify(certificate)
+    positive = has_sign(release(weight), "positive")
+    steps = mechanical(positive, f"the weight {_m(weight)} is positive" + ("" if positive else " -- not shown"))
+    if not (isinstance(certificate, sp.Sum) and len(certificate.limits) == 2):
+        return steps + _conclusion(claim, False, "the certificate is not a double sum")
+    (j_, lo_j, hi_j), (i_, lo_i, hi_i) = certificate.limits
+    # j runs from i + 1 to the outer upper limit (so j > i), and the outer range is genuine (hi >= lo - 1: in
+    # Karr's convention a reversed range would be minus a sum)
+    paired = (sp.expand(lo_j - i_ - 1) == 0 and sp.expand(hi_j - hi_i) == 0 and i_ != j_
+              and bool(has_sign(hi_i - lo_i + 1, "nonnegative") or _implied(hi_i - lo_i + 1, "nonnegative",
+                                                                             claim.conditions)))
+    steps = steps + mechanical(paired, f"the certificate sums over the pairs {_m(i_)} < {_m(j_)} <= {_m(hi_i)}"
+                               + ("" if paired else " -- it does not"))
+    diff = release((claim.lhs - claim.rhs) * weight - certificate)
+    if var is None:
+        same = is_zero(diff)
+        steps = steps + mechanical(same, "(lhs - rhs) times the weight minus the certificate is identically 0"
+                                   + ("" if same else " -- not shown"))
+    else:
+        steps = steps + mechanical(True, "(lhs - rhs) times the weight minus the certificate, by induction:") \
+            + _induction_zero(diff, var, start, claim.conditions)
+    term_f = certificate.function
+
+    def sym(ix):
+        flags = {a: True for a in ("positive", "nonnegative", "negative", "nonpositive", "real")
+                 if getattr(ix, f"is_{a}") is True}
+        return sp.Symbol(f"{ix.base.label}_{{{ix.indices[0]}}}", **flags)
+
+    reps = {ix: sym(ix) for e in (term_f, *claim.conditions) for ix in sp.sympify(e).atoms(sp.Indexed)
+            if ix.indices in ((i_,), (j_,))}
+    term_lhs = term_f.xreplace(reps)
+    conds = tuple(sp.sympify(cnd).xreplace(reps) for cnd in claim.conditions)
+    if term_lhs.atoms(sp.Indexed) or var in term_lhs.free_symbols:
+        return steps + _conclusion(claim, False, "the term holds quantities other than those indexed by i and j")
+    term = Claim(id=claim.id + "[pair]", title="one pair term", source=claim.source, kind="sign", lhs=term_lhs,
+                 rhs=0, relation=claim.relation, conditions=conds)
+    sub = prove_term(term)
+    last = sub.steps[-1] if sub.steps else None
+    tied = last is not None and last.kind == "conclusion" and last.target == term.digest() and _minted(last)
+    ok = steps.ok and sub.ok and tied
+    return steps + sub + _conclusion(claim, ok, f"lhs - rhs = (a sum of pair terms, each {need}) / (a positive "
+                                                "weight): the stated relation holds" if ok else "not shown")
+
+
+# -- an inequality from its value at a point and the sign of its derivative ------------------------------
+
+from .core import CITATIONS as _CITATIONS, cite as _cite, citation as _citation   # noqa: E402
+
+if "mean_value_theorem" not in _CITATIONS:
+    _citation("mean_value_theorem", "Mean value theorem",
+              "If D is continuous on [u, v] and differentiable on (u, v), then D(v) - D(u) = D'(xi)(v - u) for some "
+              "xi in (u, v).",
+              "W. Rudin, Principles of Mathematical Analysis, 3rd ed. (1976), Thm 5.10.")
+
+_NOT_SMOOTH = (sp.Abs, sp.Piecewise, sp.Max, sp.Min, sp.floor, sp.ceiling, sp.sign, sp.Heaviside)
+
+
+def conclude_from_point(claim: Claim, var: sp.Symbol, point) -> Proof:
+    """A non-strict inequality ``lhs <= rhs`` (or ``>=``) in the real variable ``var``, from D = lhs - rhs at
+    one point and the sign of its derivative on either side of it.
+
+    The engine checks, from the claim itself: the range of ``var`` is an interval (its assumptions and the
+    conditions that involve it are bounds linear in ``var``) containing ``point``; D is built from functions
+    differentiable wherever they are defined (no absolute values, pieces, max, min, floor) and is real on the
+    range; D(point) has the stated sign; and (var - point) D'(var) has the stated sign on the range (D falls,
+    for <=, or rises, for >=, away from ``point``).  By the mean value theorem D(v) = D(point) + D'(xi)(v - point)
+    with xi between ``point`` and v, and (v - point) D'(xi) has the sign of (xi - point) D'(xi): D(v) has the
+    stated sign at every v of the range."""
+    point = sp.sympify(point)
+    need = _NEED.get(claim.relation)
+    if claim.kind not in ("inequality", "sign") or need not in ("nonnegative", "nonpositive"):
+        return _conclusion(claim, False, "a non-strict inequality is needed")
+    if not (isinstance(var, sp.Symbol) and var.is_real is True and var.is_integer is not True):
+        return _conclusion(claim, False, f"{var} is not a real variable")
+    if var in point.free_symbols:
+        return _conclusion(claim, False, "the point may not depend on the variable")
+    conditions = tuple(sp.sympify(cnd) for cnd in claim.conditions)
+    for cnd in conditions:
+        if var not in cnd.free_symbols:
+            continue
+        norm = _normal(cnd)
+        g = norm[0] if norm is not None else None
+        if g is None or sp.degree(sp.expand(g), var) != 1 or var in sp.expand(g).coeff(var, 1).free_symbols:
+            return _conclusion(claim, False, f"the condition {_m(cnd)} is not a bound linear in {_m(var)}: the range "
+                                             "was not shown to be an interval")
+    diff = release(claim.lhs - claim.rhs)
+    if diff.has(*_NOT_SMOOTH):
+        return _conclusion(claim, False, "lhs - rhs holds a function that is not differentiable everywhere")
+    def holds_at_point(cnd) -> bool:
+        cnd = cnd.xreplace({var: point})
+        norm = None if cnd in (sp.true, sp.false) else _normal(cnd)
+        return cnd is sp.true or (norm is not None and _implied(norm[0], norm[1], conditions))
+
+    flags = [name for name in ("positive", "nonnegative", "negative", "nonpositive") if getattr(var, f"is_{name}")]
+    in_range = (all(holds_at_point(cnd) for cnd in conditions if var in cnd.free_symbols)
+                and all(getattr(point, f"is_{f}") is True or _implied(point, f, conditions) for f in flags))
+    steps = mechanical(in_range, f"the range of {_m(var)} is an interval (linear bounds) containing {_m(var)} = "
+                                 f"{_m(point)}" + ("" if in_range else " -- not shown"))
+    real = _real_under(diff, conditions)
+    steps = steps + mechanical(real, "lhs - rhs is defined and real on the range, made of differentiable functions"
+                               + ("" if real else " -- not shown"))
+    at = diff.xreplace({var: point})
+    base = has_sign(at, need)
+    steps = steps + mechanical(base, f"at {_m(var)} = {_m(point)}: lhs - rhs = {_m(sp.simplify(at))}, {need}"
+                               + ("" if base else " -- not shown"))
+    slope = sp.factor(sp.together(sp.diff(diff, var) * (var - point)))
+    sloped = has_sign(slope, need)
+    steps = steps + mechanical(sloped, f"({_m(var)} - {_m(point)}) d/d{_m(var)} (lhs - rhs) = {_m(slope)}, {need} on "
+                                       "the range" + ("" if sloped else " -- not shown"))
+    ok = in_range and real and base and sloped
+    steps = steps + _cite("mean_value_theorem", f"between {_m(point)} and any {_m(var)} of the range, lhs - rhs moves "
+                                                f"from its value at {_m(point)} by ({_m(var)} - {_m(point)}) D'(xi), "
+                                                f"which is {need}")
+    return steps + _conclusion(claim, ok, f"lhs - rhs is {need} at {_m(var)} = {_m(point)} and moves only that way "
+                                          f"away from it: the stated relation holds on the range" if ok
+                               else "not shown")
+
+
+# -- statements with pieces, on the pieces of the line of one variable inside a case -------------------------
+
+
+def _quick_sign(g: sp.Expr, need: str) -> bool:
+    """``g`` has the sign ``need`` by the assumptions of its symbols, as it stands, expanded or factored (the
+    cheap forms of :func:`has_sign`)."""
+    for form in (lambda e: e, sp.expand, sp.factor):
+        try:
+            if getattr(form(g), f"is_{need}") is True:
+                return True
+        except Exception:   # a rewrite that does not apply is no decision
+            continue
+    return False
+
+
+def _atom_value(atom, sub) -> sp.Basic | None:
+    """sp.true / sp.false for the relational ``atom`` after the substitution ``sub`` (a callable), decided from
+    the new symbols' assumptions (the sign of the difference of its sides: cheap forms first, then
+    :func:`has_sign`), else None."""
+    g = sp.cancel(sp.together(sub(atom.lhs - atom.rhs)))
+    if isinstance(atom, (sp.Eq, sp.Ne)):
+        if g == 0:
+            return sp.true if isinstance(atom, sp.Eq) else sp.false
+        if _quick_sign(g, "positive") or _quick_sign(g, "negative"):
+            return sp.false if isinstance(atom, sp.Eq) else sp.true
+        if has_sign(g, "zero"):
+            return sp.true if isinstance(atom, sp.Eq) else sp.false
+        if has_sign(g, "positive") or has_sign(g, "negative"):
+            return sp.false if isinstance(atom, sp.Eq) else sp.true
+        return None
+    forms = {sp.StrictGreaterThan: (g, "positive"), sp.GreaterThan: (g, "nonnegative"),
+             sp.StrictLessThan: (-g, "positive"), sp.LessThan: (-g, "nonnegative")}
+    if type(atom) not in forms:
+        return None
+    g, kind = forms[type(atom)]
+    against = "nonpositive" if kind == "positive" else "negative"
+    if _quick_sign(g, kind):
+        return sp.true
+    if _quick_sign(g, against):
+        return sp.false
+    if has_sign(g, kind):
+        return sp.true
+    if has_sign(g, against):
+        return sp.false
+    return None
+
+
+_AGAINST = {"positive": "nonpositive", "nonnegative": "negative", "negative": "nonnegative", "nonpositive": "positive"}
+
+
+def case_pieces(case: Case, var: sp.Symbol, breakpoints: Iterable[sp.Expr],
+                param: Parametrization | None = None, more: Iterable = ()) -> Proof:
+    """Inside one case of :func:`conclude_split`: the claim's relation on every piece of the line of ``var`` cut
+    at ``breakpoints`` b_1 <= ... <= b_k: the open half-lines var = b_1 - h and b_k + h, the points b_j and the
+    open intervals var = b_j + g_j r/(1 + r), g_j = b_{j+1} - b_j, for new h, r > 0, which cover the line once
+    the breakpoints are shown ordered (an empty interval, g_j = 0, is mapped to the point b_j, checked twice).
+    ``more``: further (variable, breakpoints) pairs, cut the same way; the pieces are then the products of the
+    pieces of each line (breakpoints may not depend on the cut variables).  ``param`` must cover the claim's
+    conditions and the case's.  On each piece every relational of ``lhs - rhs`` (the conditions of its pieces)
+    and of the conditions is decided from the new symbols' assumptions where it can be: a piece on which a
+    condition is false is empty; on the others lhs - rhs must have the stated sign for every choice of truth
+    values of the relationals left undecided (at most four), so that it has it at every point of the piece.  The
+    result is one mechanical step per piece (the conclusion is the engine's: :func:`conclude_split`,
+    :func:`conclude_pieces`)."""
+    claim = case.claim
+    conditions = tuple(sp.sympify(cnd) for cnd in claim.conditions) + tuple(case.conditions)
+    where = ", ".join(map(_m, case.conditions)) or "every point"
+    steps = Proof()
+    lines = [(var, list(breakpoints))] + [(v, list(bp)) for v, bp in more]
+    cut = {v for v, _ in lines}
+    if any(v.is_real is not True for v in cut) or len(cut) != len(lines):
+        return mechanical(False, f"case {where}: the cut variables must be distinct real variables")
+    if param is not None:
+        chk = param.check(conditions, _symbols(claim, conditions))
+        steps = steps + chk
+        if not chk.ok:
+            return steps + mechanical(False, f"case {where}: the parametrization was not shown to cover it")
+    apply = param.apply if param is not None else sp.sympify
+    axes = []
+    for k, (v, breaks) in enumerate(lines):
+        bps = [apply(sp.sympify(bp)) for bp in breaks]
+        if any(bp.free_symbols & cut for bp in bps):
+            return steps + mechanical(False, f"case {where}: a breakpoint depends on a cut variable")
+        gaps = [sp.cancel(bps[j + 1] - bps[j]) for j in range(len(bps) - 1)]
+        ordered = all(has_sign(g, "nonnegative") for g in gaps)
+        steps = steps + mechanical(ordered, f"case {where}: the breakpoints of {_m(v)} are ordered"
+                                   + ("" if ordered else " -- not shown"))
+        if not ordered:
+            return steps
+        h = sp.Symbol("h_piece" + ("" if k == 0 else f"{k + 1}"), positive=True)
+        r = sp.Symbol("r_piece" + ("" if k == 0 else f"{k + 1}"), positive=True)
+        pieces = [bps[0] - h]
+        for j in range(len(gaps)):
+            pieces += [bps[j], bps[j] + gaps[j] * r / (1 + r)]
+        pieces += [bps[-1], bps[-1] + h]
+        axes.append([(v, x) for x in pieces])
+    need = _NEED[claim.relation]
+    expr = apply(release(claim.lhs - claim.rhs))
+    conds = [apply(cnd) for cnd in conditions]
+    atoms = list(expr.atoms(sp.core.relational.Relational))
+    combos = list(itertools.product(*axes))
+    for k, combo in enumerate(combos):
+        point = dict(combo)
+
+        def sub(e, point=point):
+            return sp.sympify(e).xreplace(point)
+        label = (f"case {where}, piece {k + 1} of {len(combos)} ("
+                 + ", ".join(_m(sp.Eq(v, x, evaluate=False)) for v, x in combo) + ")")
+        if any(_atom_value(cnd, sub) is sp.false for cnd in conds if isinstance(cnd, sp.core.relational.Relational)):
+            steps = steps + mechanical(True, f"{label} is empty: a condition fails on all of it")
+            continue
+        if any(getattr(v, f"is_{sign}") is True and has_sign(x, against)
+               for v, x in combo for sign, against in _AGAINST.items()):
+            steps = steps + mechanical(True, f"{label} is empty: a variable's declared sign fails on all of it")
+            continue
+        values = {a: _atom_value(a, sub) for a in atoms}
+        open_ = [a for a, v in values.items() if v is None]
+        if len(open_) > 4:
+            steps = steps + mechanical(False, f"{label}: {_m(open_[0])} and {len(open_) - 1} more are not decided there")
+            continue
+        # an undecided relational may be true at some points of the piece and false at others: the sign must hold
+        # under every choice of their truth values (the actual one at each point is among them)
+        found = []
+        for choice in itertools.product((sp.true, sp.false), repeat=len(open_)):
+            e = sub(expr.xreplace({**values, **dict(zip(open_, choice))}))
+            found.append(e if not e.has(sp.Piecewise) and has_sign(e, need) else None)
+        ok = all(e is not None for e in found)
+        shown = ", ".join(sorted({_m(e) for e in found if e is not None}))
+        steps = steps + mechanical(ok, f"{label}: lhs - rhs = {shown}, {need}"
+                                   + (f" (whether {', '.join(_m(a) for a in open_)} or not)" if open_ else "")
+                                   + ("" if ok else " -- not shown"))
+    return steps
+
+
+def conclude_pieces(claim: Claim, var: sp.Symbol, breakpoints: Iterable[sp.Expr],
+                    param: Parametrization | None = None, more: Iterable = ()) -> Proof:
+    """The claim's relation on every piece of the lines of ``var`` (and of the variables of ``more``) cut at
+    their breakpoints, as :func:`case_pieces` checks it for the whole claim (no split first)."""
+    sub = case_pieces(Case(claim), var, breakpoints, param, more)
+    return sub + _conclusion(claim, sub.ok, "the stated relation holds on every piece" if sub.ok
+                             else "not shown on every piece")
+
+
+# -- a claim that is an instance of a cited standard result ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CitedForm:
+    """The formal statement of a registered citation: ``lhs <relation> rhs`` under ``conditions``, over
+    template symbols whose assumptions are part of the statement.  ``lhs`` is the notation of the quantity
+    the cited result is about (a probability, a law); it is matched by name, the rest exactly."""
+
+    key: str
+    lhs: sp.Expr
+    rhs: sp.Expr
+    relation: str = "=="
+    conditions: tuple = ()
+
+
+CITED_FORMS: dict[str, CitedForm] = {}
+
+
+def cited_form(key: str, lhs, rhs, relation: str = "==", conditions: Iterable = ()) -> CitedForm:
+    """Register the formal statement of the citation ``key`` (registered first, with its text and reference)."""
+    from .core import CITATIONS
+    if key not in CITATIONS:
+        raise ValueError(f"no citation {key!r}: register it before its form")
+    if key in CITED_FORMS:
+        raise ValueError(f"duplicate form of citation {key!r}")
+    CITED_FORMS[key] = CitedForm(key, sp.sympify(lhs), sp.sympify(rhs), relation,
+                                 tuple(sp.sympify(c) for c in conditions))
+    return CITED_FORMS[key]
+
+
+def conclude_instance(claim: Claim, key: str, mapping: Mapping[sp.Symbol, sp.Expr]) -> Proof:
+    """The claim is the cited result ``key`` at ``mapping`` (template symbol -> expression of the claim).
+
+    The engine checks: the claim's lhs is the notation the form's lhs stands for (the mapping sends the form's
+    lhs to it, and both are notations, not formulas); the claim's rhs equals the form's rhs under the mapping
+    (an exact zero test); the relations agree; every template symbol is mapped to an expression meeting its
+    assumptions (by the claim's symbols or conditions); and every condition of the form, mapped, follows from
+    the claim's assumptions and conditions.  The step that the notation means the cited quantity is the
+    citation's."""
+    from .core import CITATIONS, cite
+    form = CITED_FORMS.get(key)
+    if form is None or key not in CITATIONS:
+        return _conclusion(claim, False, f"no registered form of the citation {key!r}")
+    conditions = tuple(sp.sympify(c) for c in claim.conditions)
+    steps = cite(key, "the stated identity is this result at " + ", ".join(
+        f"{_m(k)} = {_m(v)}" for k, v in mapping.items() if k != form.lhs))
+    notation = (form.lhs in mapping and mapping[form.lhs] == claim.lhs
+                and all(isinstance(x, (sp.Symbol, sp.Indexed)) for x in (form.lhs, claim.lhs)))
+    steps = steps + mechanical(notation, f"the left side {_m(claim.lhs)} is the quantity {_m(form.lhs)} of the cited "
+                                         "result" + ("" if notation else " -- not shown"))
+    same_rel = claim.relation == form.relation
+    missing = [s for s in (form.lhs.free_symbols | form.rhs.free_symbols) if s not in mapping]
+    rhs_ok = same_rel and not missing and is_zero(release(claim.rhs - form.rhs.xreplace(dict(mapping))))
+    steps = steps + mechanical(rhs_ok, "the right side is the cited one under the mapping"
+                               + ("" if rhs_ok else " -- not shown"))
+    admissible = True
+    for sym, expr in mapping.items():
+        if sym == form.lhs:
+            continue
+        why = _inverse_admissible(sym, sp.sympify(expr), conditions)
+        if why:
+            admissible = False
+            steps = steps + mechanical(False, why)
+    implied = True
+    for cnd in form.conditions:
+        mapped = cnd.xreplace(dict(mapping))
+        norm = None if mapped in (sp.true, sp.false) else _normal(mapped)
+        ok = mapped is sp.true or mapped in conditions or (norm is not None and _implied(norm[0], norm[1], conditions))
+        implied &= bool(ok)
+        steps = steps + mechanical(bool(ok), f"the cited condition {_m(mapped)} holds under the claim's"
+                                   + ("" if ok else " -- not shown"))
+    ok = notation and rhs_ok and admissible and implied
+    return steps + _conclusion(claim, ok, "the stated relation is an instance of the cited result" if ok
+                               else "not shown to be an instance of the cited result")

@@ -14,7 +14,7 @@ from .core import STRENGTH_LABELS, Verdict
 from .latex import PREAMBLE_PACKAGES, _glyphs, _in_paper_order, _Writer
 from .papers import all_papers
 from .provenance import provenance_line
-from .report import label_of
+from .report import is_weak, label_of
 from .texprose import breakable_tt, prose, tex_escape
 
 __all__ = ["referee_document"]
@@ -170,6 +170,15 @@ class _Referee(_Writer):
             for f in findings:
                 out.append(f"\\phantomsection\\label{{finding:{f.id}}}\\textbf{{{self.text(f.source.location)}}} "
                            f"(\\texttt{{{tex_escape(f.id)}}}). {self.text(f.text)}\n\n")
+            out.append("}\n")
+        weak = [(c, self.verdicts[c.id]) for c in claims
+                if c.expected and c.id in self.verdicts and is_weak(label_of(self.verdicts[c.id]))]
+        if weak:
+            out.append("\\subsection{Not proved in general}\n{\\small\n")
+            for c, v in weak:
+                why = self.text(c.limitation) if c.limitation else "No reason is given."
+                out.append(f"\\textbf{{{self.text(c.source.location)}}} (\\texttt{{{tex_escape(c.id)}}}, "
+                           f"{tex_escape(label_of(v))}). {why}\n\n")
             out.append("}\n")
         return "".join(out)
 

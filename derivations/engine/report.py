@@ -408,6 +408,8 @@ def claim_text(c: Claim, v: Verdict, width: int, results: str = "") -> str:
     if c.note:
         out += field("note:", prose_unicode(c.note))
     out += field("verdict:", f"{v.label} ({v.method}, {v.seconds:.2f} s)")
+    if c.limitation:
+        out += field("not general:", prose_unicode(c.limitation))
     if results:
         out += field("results:", results)
     for chk in v.checks:
@@ -446,3 +448,24 @@ def claim_text(c: Claim, v: Verdict, width: int, results: str = "") -> str:
         if c.id in f.claims:
             out += field("finding:", f"{f.id}: {f.text}")
     return "\n".join(out)
+
+
+def is_weak(label: str) -> bool:
+    """A verdict that holds but is no proof of the general statement: ARGUED or CHECKED (finite scope or
+    numeric)."""
+    return label == "ARGUED" or label.startswith("CHECKED")
+
+
+def unexplained_weak(claims, verdicts) -> list[str]:
+    """Ids of the claims whose verdict is weak (:func:`is_weak`) but which give no ``limitation`` (the
+    sentence saying why a general proof is out of reach), and of those that give one although they are
+    proved: a reason must accompany every weak verdict and only those."""
+    out = []
+    for c in claims:
+        v = verdicts.get(c.id)
+        if v is None or not c.expected:
+            continue
+        weak = is_weak(v.label)
+        if weak != bool((c.limitation or "").strip()):
+            out.append(c.id)
+    return out

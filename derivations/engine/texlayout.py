@@ -385,7 +385,7 @@ def display_within(lhs, rel: str, rhs, max_height: float, avail: float = LINE) -
             used += h
         return kept, used
 
-    left, used = first(_side_rows(lhs, avail), max_height - ROW_PT)
+    left, used = first(_side_rows(lhs, avail), max_height - 2 * ROW_PT)    # the right side keeps two rows
     right, _ = first(_side_rows(rhs, avail - 2 * EM), max(max_height - used, 2 * ROW_PT))
     rows = ["&" + ln for ln in left] + ["&" + rt + " " + right[0]] + ["&" + ln for ln in right[1:]]
     return "\\begin{align*}\n" + " \\\\\n".join(rows) + "\n\\end{align*}\n", True

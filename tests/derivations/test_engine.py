@@ -305,3 +305,26 @@ def test_no_conclusion_is_forged_outside_the_engine():
               for k, line in enumerate(p.read_text().splitlines(), 1)
               if re.search(r"Step\(\s*[\"']conclusion", line) or re.search(r"target\s*=", line)]
     assert not forged, forged
+
+
+def test_numeric_integrals_by_compiled_quadrature_agree_with_closed_forms():
+    """The numeric check's quadrature of one-variable integrals (mpmath.quad on the compiled integrand) gives
+    the closed forms to 40 digits: int_0^1 e^{a t} dt = (e^a - 1)/a and int_{-oo}^0 e^{t/b}/(2b) dt = 1/2
+    (references: the antiderivatives); a false statement about the first is refused by the numeric check."""
+    import mpmath
+
+    from derivations.engine.core import Claim, _numeric, _numeric_value
+
+    a, b, t = sp.symbols("a b t", positive=True)
+    with mpmath.workdps(55):
+        got = _numeric_value(sp.Integral(sp.exp(a * t), (t, 0, 1)), {a: sp.Rational(3, 7)}, 55)
+        want = (mpmath.exp(mpmath.mpf(3) / 7) - 1) / (mpmath.mpf(3) / 7)
+        assert abs(got - want) < mpmath.mpf(10) ** -45
+        half = _numeric_value(sp.Integral(sp.exp(t / b) / (2 * b), (t, -sp.oo, 0)), {b: sp.Rational(5, 4)}, 55)
+        assert abs(half - mpmath.mpf(1) / 2) < mpmath.mpf(10) ** -45
+    good = Claim(id="t.num.int", title="", source=SRC, kind="identity", lhs=sp.Integral(sp.exp(a * t), (t, 0, 1)),
+                 rhs=(sp.exp(a) - 1) / a, domain={a: (sp.Rational(1, 10), 3)}, numeric_points=3)
+    bad = Claim(id="t.num.int2", title="", source=SRC, kind="identity", lhs=sp.Integral(sp.exp(a * t), (t, 0, 1)),
+                rhs=(sp.exp(a) - 1) / a + sp.Rational(1, 10**20), domain={a: (sp.Rational(1, 10), 3)},
+                numeric_points=3)
+    assert _numeric(good).passed and not _numeric(bad).passed and not _numeric(bad).error

@@ -51,9 +51,10 @@ def test_a_sum_one_term_longer_differs_by_that_term_and_a_wrong_term_fails():
 
 
 def test_binomial_tail_reflection_needs_the_reindexing_and_the_binomial_theorem():
-    """B(n - m; n, 1 - p) = 1 - B(m - 1; n, p): without the reindexing the proof does not go through."""
+    """B(n - m; n, 1 - p) = 1 - B(m - 1; n, p) for m <= n: without the reindexing the proof does not go through
+    (m <= n is stated: for m > n + 1 and p = 1 a term (1 - p)^(n - j) is 0^(-1))."""
     tail = B(n - m, 1 - p)
-    cl = identity(tail, 1 - B(m - 1, p), lambda c_: conclude_sums(c_, 0, reflect={tail: n}))
+    cl = identity(tail, 1 - B(m - 1, p), lambda c_: conclude_sums(c_, 0, reflect={tail: n}), conditions=(sp.Le(m, n),))
     v = verify_inline(cl)
     assert v.label == "PROVED (with citations)"
     assert {"karr_indefinite_sum", "binomial_symmetry", "binomial_theorem"} <= set(v.citations)

@@ -352,3 +352,19 @@ def test_prose_of_arbitrary_text_compiles(tmp_path):
                        text=True, errors="replace", timeout=300)
     errors = re.findall(r"^! .*", r.stdout, re.M)
     assert r.returncode == 0 and not errors, errors[:5]
+
+
+def test_weak_claims_give_their_reason_in_the_catalogue_and_the_report(tex, referee, all_verdicts):
+    """Each claim left ARGUED or CHECKED has its reason (``limitation``) in its catalogue entry and in its paper's
+    section 'Not proved in general' of the referee report; a proved claim has neither."""
+    from derivations.engine.report import is_weak, label_of
+
+    weak = [c for c in derivations.claims() if c.expected and is_weak(label_of(all_verdicts[c.id]))]
+    assert weak
+    for c in weak:
+        entry = tex.split(f"% claim {c.id} hash:", 1)[1].split("% claim ", 1)[0]
+        assert r"\field{Not proved in general}" in entry, c.id
+        assert f"\\texttt{{{tex_escape(c.id)}}}, {tex_escape(label_of(all_verdicts[c.id]))})" in referee, c.id
+    assert referee.count(r"\subsection{Not proved in general}") == len({c.source.document for c in weak})
+    proved = next(c for c in derivations.claims() if all_verdicts[c.id].proved)
+    assert r"\field{Not proved in general}" not in tex.split(f"% claim {proved.id} hash:", 1)[1].split("% claim ", 1)[0]

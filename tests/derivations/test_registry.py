@@ -75,3 +75,26 @@ def test_derivations_does_not_import_numpy_or_numeric():
     code = "import sys, derivations; print('numpy' in sys.modules, 'numeric' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]
+
+
+def test_every_weak_verdict_says_why_a_general_proof_is_out_of_reach(all_verdicts):
+    """A claim left ARGUED or CHECKED carries ``limitation`` (one sentence: why no general proof), and a
+    proved claim carries none (a stale reason would misinform).  Control: a claim checked only on a finite
+    scope is refused without a reason and accepted with one; a proved claim with a reason is refused."""
+    import sympy as sp
+
+    from derivations.engine.core import Claim, Enumeration, Source, verify_inline
+    from derivations.engine.proofs import conclude
+    from derivations.engine.report import unexplained_weak
+
+    x = sp.Symbol("x", positive=True)
+    scope = lambda: Enumeration(True, 3, "three cases", scope="x in {1, 2, 3}")   # noqa: E731
+    base = dict(title="", source=Source("test", "registry"), kind="inequality", lhs=x, rhs=0, relation=">=")
+    checked = Claim(id="t.checked", enumeration=scope, **base)
+    explained = Claim(id="t.explained", enumeration=scope, limitation="the statement is tried on three points only",
+                      **base)
+    proved = Claim(id="t.proved", proof=lambda c: conclude(c), limitation="a stale reason", **base)
+    verdicts = {c.id: verify_inline(c) for c in (checked, explained, proved)}
+    assert verdicts["t.checked"].label.startswith("CHECKED") and verdicts["t.proved"].label == "PROVED"
+    assert unexplained_weak([checked, explained, proved], verdicts) == ["t.checked", "t.proved"]
+    assert unexplained_weak(derivations.claims(), all_verdicts) == []
