@@ -5,3 +5,4 @@ Result 7 and its proof (:mod:`.result7`), simple random sampling on binary data,
 (:mod:`.srs`), Result 10 (:mod:`.conditional`), and the exact privacy profile that answers the
 paper's question for (epsilon, delta) (:mod:`.profile`)."""
 from . import result7, results, srs, conditional, profile  # noqa: F401  (registers the claims)
+from . import stratified  # noqa: F401  (stratified, Poisson, bounded values, tables, accuracy)

@@ -22,3 +22,14 @@ def changed_verdict(cid: str) -> Verdict:
     c = derivations.get(cid).mutated()
     c.numeric_points = 0
     return verify_inline(c)
+
+
+def assert_label_and_mutations(cid: str, label: str) -> None:
+    """Verified in this process, the claim gets exactly ``label``; its changed statement (rhs -> 2 rhs + 1)
+    is not proved, nor, for an inequality or a sign, its reversed relation."""
+    c = derivations.get(cid)
+    v = verify_inline(c)
+    assert v.label == label, v.as_dict()
+    assert not verify_inline(c.mutated()).proved
+    if c.kind in ("inequality", "sign"):
+        assert not verify_inline(c.mutated("relation")).proved
