@@ -349,8 +349,9 @@ _D_NAME = (r"\frac{d}{dx_i}\big(w_1 t_{-i|i}(x) + w_2 t_{-i|-i}(x) + w_3 \sigma^
 register(Claim(
     id="htm.r10.free_of_x_i",
     title="Result 10's remark: d/dx_i (w_1 t_{-i|i} + w_2 t_{-i|-i} + w_3 sigma^2_{-i|i} + w_4 sigma^2_{-i|-i})(x) = 0 "
-          "for all real w_k",
+          "for all real w_k (0 < p_i < 1)",
     source=R10, kind="identity", lhs=defined(_D_NAME, sp.diff(_COMBINATION, x[i])), rhs=0, proof=conclude,
+    conditions=(sp.Lt(p[i], 1),),
     note="The paper remarks that the quantities indexed by -i do not depend on x_i. The left side is SymPy's "
          "derivative in x_i of the weighted sum, the four quantities written as sums over the units 1..N with the "
          "factor 1{j != i} (j in U \\ {i}, reading htm.r10.index_sets); the derivative of each summand carries "

@@ -429,6 +429,10 @@ def _prove_split(claim: Claim) -> Proof:
 
 register(Claim(
     id="htm.delta.split",
+    limitation=("The left side delta_{Z_b,X}(eps, x, x') and the middle integral are notations for integrals of a "
+                "general design that SymPy cannot evaluate, and the engine has no conclusion that adds integrals over"
+                " adjacent ranges of an unevaluated integrand, so the additivity step joining the two proved tails is"
+                " argued."),
     title="delta(eps,x,x') = (1/2) U_+ e^{m_t/b} + (1/2) V_+ e^{-M_t/b} + (2b)^{-1} int_{m_t}^{M_t} (...)_+ dz",
     source=_src("Section 2.2, formula for delta_{Z_b,X}(eps, x, x')"), kind="identity",
     lhs=sp.Symbol(r"\delta_{Z_b,X}(\varepsilon,x,x')"),
@@ -463,6 +467,9 @@ def tail_by_atoms_check(rhs_sign: int = 1) -> Enumeration:
 
 register(Claim(
     id="htm.delta.tail_by_atoms",
+    limitation=("Both sides are sums over the samples of a general design (any p(s), any t(x, s)), which the engine "
+                "cannot represent for a symbolic number of samples, so the regrouping by atom values is checked on "
+                "two designs."),
     title="sum_s p(s) e^{-+t(x,s)/b} = sum_y e^{-+y/b} f_{Z_0|X=x}(y) (Section 2.2, third form), on SRS "
           "2-of-4 and census N = 3, b = 1/ln 2",
     source=_src("Section 2.2, formula for delta_{Z_b,X}(eps, x, x'), last form"), kind="identity",

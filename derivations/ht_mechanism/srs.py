@@ -32,7 +32,7 @@ import sympy as sp
 from ..engine.core import (Claim, Enumeration, Proof, Source, all_of, argue, erratum, finding, mechanical,
                            reading, register, zero)
 from ..engine.formulas import formula
-from ..engine.proofs import Parametrization, conclude, conclude_split, has_sign
+from ..engine.proofs import Parametrization, cited_form, conclude, conclude_instance, conclude_split, has_sign
 
 DOC = "000_3f4b38deb4c4e7bd.txt"
 R8 = Source(DOC, "Section 2.3, Result 8 and its proof")
@@ -163,14 +163,28 @@ def _density_enum(claim: Claim) -> Enumeration:
 
 
 F_T = sp.binomial(t, y) * sp.binomial(N - t, n - y) / sp.binomial(N, n)
+
+# the formal statement of the cited hypergeometric law, over its own symbols: N units, t of them with the
+# property, a simple random sample of n, Y the number drawn with the property
+_N_POP, _N_S, _T_POP, _Y_S = sp.symbols("N_{pop} n_{s} t_{pop} y_{s}", integer=True, nonnegative=True)
+_P_HYPER = sp.Symbol("P(Y = y)")
+cited_form("hypergeometric_law", _P_HYPER,
+           sp.binomial(_T_POP, _Y_S) * sp.binomial(_N_POP - _T_POP, _N_S - _Y_S) / sp.binomial(_N_POP, _N_S),
+           conditions=(sp.Le(_N_S, _N_POP), sp.Le(_T_POP, _N_POP)))
+_P_SAMPLED = sp.Symbol(r"P\big(\textstyle\sum_{i\in S} x_i = y\big)")
+
 register(Claim(
     id="htm.r8.density",
-    title="Result 8 (b = 0), SRS of n among N: P(sum_{i in S} x_i = y) = C(t,y) C(N-t,n-y)/C(N,n), t = t(x)",
-    source=R8, kind="identity", lhs=sp.Symbol(r"P\big(\textstyle\sum_{i\in S} x_i = y\big)"), rhs=F_T,
+    title="Result 8 (b = 0), SRS of n among N units, t = t(x) <= N: P(sum_{i in S} x_i = y) = C(t,y) C(N-t,n-y)/"
+          "C(N,n)",
+    source=R8, kind="identity", lhs=_P_SAMPLED, rhs=F_T, conditions=(sp.Le(n, N), sp.Le(t, N)),
+    proof=lambda c: conclude_instance(c, "hypergeometric_law", {_P_HYPER: _P_SAMPLED, _N_POP: N, _N_S: n,
+                                                                _T_POP: t, _Y_S: y}),
     enumeration=_density_enum,
-    note="P(sum_{i in S} x_i = y) = f_{Z_0|X=x}(N y/n), the law of the Horvitz-Thompson estimate (N/n) y for b = 0. "
-         "Depends on x only through t(x); support y in [max(0, n + t - N), min(n, t)]. For general N this is the "
-         "hypergeometric law (Feller, vol. I, II.6); the check here is the exact law over every sample for N <= 7."))
+    note="P(sum_{i in S} x_i = y) = f_{Z_0|X=x}(N y/n), the law of the Horvitz-Thompson estimate (N/n) y for b = 0: "
+         "the number of sampled units with x_i = 1 among the t = t(x) such units of the population. Depends on x only "
+         "through t(x); support y in [max(0, n + t - N), min(n, t)]. It is the hypergeometric law (Feller, vol. I, "
+         "II.6), cited; the exact law over every sample is also checked for N <= 7."))
 
 # -- the pmf ratio and its monotonicity --------------------------------------------------------------
 RATIO = (t + 1 - y) * (N - t) / ((t + 1) * (N - t - n + y))
@@ -230,11 +244,14 @@ def prove_ratio_decreasing(claim: Claim) -> Proof:
 
 register(Claim(
     id="htm.r8.ratio_decreasing",
-    title="Proof of Result 8 (b = 0): d/dy ln[(t+1-y)(N-t)/((t+1)(N-t-n+y))] < 0 where t+1-y > 0 and N-t-n+y > 0",
+    title="Proof of Result 8 (b = 0): d/dy ln[(t+1-y)(N-t)/((t+1)(N-t-n+y))] < 0 where t+1-y > 0, N-t-n+y > 0 and "
+          "t <= N - 1",
     source=R8, kind="sign", lhs=_dlog, relation="<",
-    conditions=(sp.Gt(t + 1 - y, 0), sp.Gt(N - t - n + y, 0)),
+    conditions=(sp.Gt(t + 1 - y, 0), sp.Gt(N - t - n + y, 0), sp.Le(t, N - 1)),
     proof=prove_ratio_decreasing,
-    note="y is treated as a real variable; a step of the proof computes the derivative as -1/(t+1-y) - 1/(N-t-n+y). "
+    note="t <= N - 1 is the paper's setting (t and t + 1 in [0, N]); it is stated because at N = t the printed "
+         "logarithm's argument is 0 and its derivative, as printed, is 0/0. "
+         "y is treated as a real variable; a step of the proof computes the derivative as -1/(t+1-y) - 1/(N-t-n+y). "
          "The expression is the closed form of f_t(y)/f_{t+1}(y) on the common support (htm.r8.pmf_ratio), so that "
          "ratio decreases in y: max_y f_t/f_{t+1} is at the smallest common y and max_y f_{t+1}/f_t at the largest."))
 
@@ -351,6 +368,9 @@ def _delta_enum(claim: Claim) -> Enumeration:
 
 register(Claim(
     id="htm.r8.delta0",
+    limitation=("The left side is a maximum, over the neighbouring pairs of a domain with symbolic N, m_t and M_t, of"
+                " hockey-stick sums over a symbolic support, and the engine has no conclusion for a maximum over a "
+                "symbolic range, so the reduction to neighbouring totals is checked for N <= 6."),
     title="Result 8 (b = 0): delta_{Z_0,X}(eps) = max over t, t' in [m_t, M_t], |t - t'| = 1, of sum_y (f_t(y) - "
           "e^eps f_t'(y))_+",
     source=R8, kind="identity", lhs=sp.Symbol(r"\delta_{Z_0,X}(\varepsilon)"),
@@ -474,6 +494,9 @@ def prove_epsilon0(claim: Claim) -> Proof:
 
 register(Claim(
     id="htm.r9.epsilon0",
+    limitation=("The left side eps_{Z_0,X}(0) is a notation for a supremum of likelihood ratios over every "
+                "neighbouring pair and outcome, and the engine has no conclusion for a supremum over a symbolic "
+                "range, so the step from it to the two bounds (each proved and attained for every N) is argued."),
     title="Result 9 (b = 0), finite case: if min(m_t, N - M_t) >= n, eps_{Z_0,X}(0) = ln max{(N-M_t+1)/(N-M_t+1-n), "
           "(m_t+1)/(m_t+1-n)}",
     source=R9, kind="identity", lhs=sp.Symbol(r"\varepsilon_{Z_0,X}(0)"), rhs=sp.log(EXP_EPS0),
@@ -505,6 +528,8 @@ def prove_epsilon0_infinite(claim: Claim) -> Proof:
 
 register(Claim(
     id="htm.r9.epsilon0_infinite",
+    limitation=("The left side eps_{Z_0,X}(0) is a notation, and no conclusion of the engine takes a neighbouring "
+                "pair whose supports differ (proved for every N) to an infinite eps, so that step is argued."),
     title="Result 9 (b = 0), infinite case: if m_t < M_t <= N and min(m_t, N - M_t) < n, eps_{Z_0,X}(0) = +oo",
     source=R9, kind="identity", lhs=sp.Symbol(r"\varepsilon_{Z_0,X}(0)"), rhs=sp.oo,
     conditions=RESULT9_SETTING + (sp.Lt(sp.Min(m_t, N - M_t), n),),

@@ -354,6 +354,9 @@ _SCOPE_QUERY = ("every (n, L) with nL <= 4, every collection x in D^n and every 
                 "fixes both sides as polynomials in q of degree <= nL; exact rationals")
 
 claim(id="kr.query_pmf",
+      limitation=("P[A(x) = s] is a sum over the 2^{nL} randomization outcomes and N_d a count over D^n, which the "
+                  "engine cannot represent for symbolic n and L, so both sides are compared as polynomials in q for "
+                  "nL <= 4."),
       title="(2.1): P[A(x) = s] = sum_d N_d p^{nL - d} q^d, N_d = #{y in D^n : Phi(y) = s, delta(x, y) = d}, checked "
             "for nL <= 4",
       source=S2_QUERY, kind="identity", lhs=P_A, rhs=SUM_2_1, conditions=LIE_RANGE,
@@ -379,6 +382,8 @@ def _support_points():
 
 
 claim(id="kr.support",
+      limitation=("The support of A(x) is read from the law over the 2^{nL} randomization outcomes, which the engine "
+                  "cannot represent for symbolic n and L, so it is checked for nL <= 4."),
       title="Support of A(x) is S_n = {s : s_1 + ... + s_{2^L} = n}: no outcome off S_n has positive probability, "
             "none in S_n has probability 0 (nL <= 4, q = 1/3)",
       source=S2_QUERY, kind="identity", lhs=N_OUT + N_ZERO, rhs=0, conditions=LIE_RANGE,

@@ -201,6 +201,8 @@ def _support_points():
 
 
 claim(id="kr.support_positive",
+      limitation=("P[A(x) = s] is the law of a sum over n records of 2^L categories, which the engine cannot "
+                  "represent for symbolic n and L, so its positivity is checked for the listed (n, L)."),
       title="pi is well defined: P[A(x) = s] > 0 for every x in D^n and s in S_n, checked for L = 1, n <= 4; L = 2, "
             "n <= 3; L = 3, n = 1",
       source=S3, kind="inequality", relation=">", lhs=P_MIN, rhs=0,
@@ -223,6 +225,8 @@ def _record_points():
 
 
 claim(id="kr.record_count_law",
+      limitation=("The law of one record's report over D = {0, 1}^L is a set of 2^L outcomes that the engine cannot "
+                  "represent for symbolic L, so it is checked for L <= 3."),
       title="(3.1): for one record, P[A(x_1) = i_j] = P[R(x_1) = d_j] for every x_1 in D and every j, checked for L "
             "<= 3, q in {1/5, 1/3}",
       source=S3, kind="identity", lhs=P_A1, rhs=P_R1,
@@ -246,6 +250,8 @@ def _conditioning_points():
 
 
 claim(id="kr.conditioning",
+      limitation=("Both sides are laws of A(x) over D^n, which the engine cannot represent for symbolic n and L, so "
+                  "the conditioning identity is checked for n <= 4 (L = 1) and n <= 3 (L = 2)."),
       title="(3.1), conditioning on x_1: P[A(x) = s] = sum_j P[R(x_1) = d_j] P[A(x~) = s - i_j], checked for n <= 4 "
             "(L = 1) and n <= 3 (L = 2)",
       source=S3, kind="identity", lhs=P_JOINT, rhs=P_COND,
@@ -279,6 +285,8 @@ def _ratio_points(expression):
 
 
 claim(id="kr.ratio_conditioning",
+      limitation=("Both sides are ratios of laws of A over D^n, which the engine cannot represent for symbolic n and "
+                  "L, so the identity is checked for n <= 4 (L = 1) and n <= 3 (L = 2)."),
       title="(3.1), second expression: pi(s; x, x') = sum_j P[R(x_1') = d_j] P[A(x~) = s - i_j] / sum_j P[R(x_1) = "
             "d_j] P[A(x~) = s - i_j], checked for n <= 4 (L = 1), n <= 3 (L = 2)",
       source=S3, kind="identity", lhs=PI_ENUM, rhs=PI_R,
@@ -286,6 +294,8 @@ claim(id="kr.ratio_conditioning",
       note="kr.conditioning applied to the numerator (x_1') and to the denominator (x_1).")
 
 claim(id="kr.ratio_conditioning_read",
+      limitation=("Both sides are ratios of laws of A over D^n, which the engine cannot represent for symbolic n and "
+                  "L, so the identity is checked for n <= 4 (L = 1) and n <= 3 (L = 2)."),
       title="(3.1), first expression as read (x_1 in the denominator): pi(s; x, x') = sum_j P[A(x_1') = i_j] P[A(x~) "
             "= s - i_j] / sum_j P[A(x_1) = i_j] P[A(x~) = s - i_j], checked for n <= 4 (L = 1), n <= 3 (L = 2), q in {1/5, 1/3}",
       source=S3, kind="identity", lhs=PI_ENUM, rhs=PI_A,
@@ -352,6 +362,9 @@ def _epsilon_points():
 
 
 claim(id="kr.epsilon_pointwise",
+      limitation=("The left side is a maximum over every event S of S_n, a set of subsets the engine cannot represent"
+                  " for symbolic n and L, so the reduction to outcomes is checked for L = 1, n <= 4 and L = 2, n <= "
+                  "2."),
       title="Section 3: max over x ~ x' and events S of P[A(x') in S]/P[A(x) in S] = max over x ~ x' and s in S_n of "
             "pi(s; x, x'), checked for L = 1, n <= 4 and L = 2, n <= 2",
       source=S3, kind="identity", lhs=EXP_EPS_EVENTS, rhs=MAX_PI,
@@ -426,6 +439,8 @@ def _count_law_points():
 
 
 claim(id="kr.count_law_enumerated",
+      limitation=("The left side is the law of A(x) obtained from every synthetic collection in {0, 1}^n, which the "
+                  "engine cannot represent for symbolic n, so it is compared with the convolution formula for n <= 5."),
       title="L = 1: P[A(x) = (s, n - s)] = sum_j C(m, j) p^j q^(m-j) C(n-m, s-j) q^(s-j) p^(n-m-s+j) for x in D^n_m, "
             "checked for n <= 5, q in {1/5, 1/3}",
       source=S31, kind="identity", lhs=P_COUNT, rhs=_convolution_pmf(n, m, s),
@@ -587,28 +602,30 @@ claim(id="kr.pmf_between_neighbour",
 # -- the cdf recursions ----------------------------------------------------------------------------------------
 claim(id="kr.cdf_recursion_one",
       title="Cdf form of (3.2) as generating functions: G_{n,m}(z)/(1 - z) = (p z + q) G_{n-1,m-1}(z)/(1 - z) for 1 "
-            "<= m <= n",
+            "<= m <= n and z != 1",
       source=S311, kind="identity",
       lhs=cdf_gf(n, m), rhs=p * z * cdf_gf(n - 1, m - 1) + q * cdf_gf(n - 1, m - 1),
-      conditions=(sp.Ge(m, 1), sp.Le(m, n)),
+      conditions=(sp.Ge(m, 1), sp.Le(m, n), sp.Ne(z, 1)),
       proof=lambda c: all_of(
           cite("cdf_generating_function", "sum_k F_(n,m)(k) z^k = G_(n,m)(z)/(1 - z); z times it is the series of "
                                           "F(k - 1) (F = 0 below 0)"),
           _coefficients("coefficients of z^k, k = floor(x)"), _floor_shift(), conclude(c)),
-      note="sum_k F_{n,m}(k) z^k = G_{n,m}(z)/(1 - z) (cited); its coefficients and floor(x - 1) = floor(x) - 1 give "
+      note="z != 1 is stated: at z = 1 the sides hold 1/(1 - z) (G(1) = 1), and the "
+           "difference of two cdf series is 0/0 there. sum_k F_{n,m}(k) z^k = G_{n,m}(z)/(1 - z) (cited); its coefficients and floor(x - 1) = floor(x) - 1 give "
            "F_{n,m}(x) = p F_{n-1,m-1}(x-1) + q F_{n-1,m-1}(x) for every real x. Summing (3.2) over s <= x, as the "
            "paper says.")
 
 claim(id="kr.cdf_recursion_zero",
       title="Cdf form of (3.3) as generating functions: G_{n,m}(z)/(1 - z) = (q z + p) G_{n-1,m}(z)/(1 - z) for 0 <= "
-            "m <= n - 1",
+            "m <= n - 1 and z != 1",
       source=S311, kind="identity",
       lhs=cdf_gf(n, m), rhs=q * z * cdf_gf(n - 1, m) + p * cdf_gf(n - 1, m),
-      conditions=(sp.Le(m, n - 1),),
+      conditions=(sp.Le(m, n - 1), sp.Ne(z, 1)),
       proof=lambda c: all_of(
           cite("cdf_generating_function", "sum_k F_(n,m)(k) z^k = G_(n,m)(z)/(1 - z)"),
           _coefficients("coefficients of z^k, k = floor(x)"), _floor_shift(), conclude(c)),
-      note="sum_k F_{n,m}(k) z^k = G_{n,m}(z)/(1 - z) (cited); its coefficients and floor(x - 1) = floor(x) - 1 give "
+      note="z != 1 is stated: at z = 1 the sides hold 1/(1 - z) (G(1) = 1), and the "
+           "difference of two cdf series is 0/0 there. sum_k F_{n,m}(k) z^k = G_{n,m}(z)/(1 - z) (cited); its coefficients and floor(x - 1) = floor(x) - 1 give "
            "F_{n,m}(x) = q F_{n-1,m}(x-1) + p F_{n-1,m}(x) for every real x.")
 
 # -- 3.1.2: mean and variance (p = 1 - q) -----------------------------------------------------------------------
@@ -651,16 +668,17 @@ def _printed_lines_one() -> Proof:
 
 claim(id="kr.cdf_difference",
       title="3.1.2, first cdf difference as generating functions: [G_{n,m}(z) - G_{n,m-1}(z)]/(1 - z) = -(p - q) "
-            "G_{n-1,m-1}(z) for 1 <= m <= n",
+            "G_{n-1,m-1}(z) for 1 <= m <= n and z != 1",
       source=S312, kind="identity",
       lhs=cdf_gf(n, m) - cdf_gf(n, m - 1), rhs=-(p - q) * _G,
-      conditions=(sp.Ge(m, 1), sp.Le(m, n)),
+      conditions=(sp.Ge(m, 1), sp.Le(m, n), sp.Ne(z, 1)),
       proof=lambda c: all_of(
           cite("cdf_generating_function", "F(x) = F(floor(x)) and sum_k F(k) z^k = G(z)/(1 - z)"),
           _printed_lines_one(), _floor_shift(),
           _coefficients("coefficient of z^k, k = floor(x); for x < 0 both sides are 0"),
           conclude(c)),
-      note="Coefficients (cited) give F_{n,m}(x) - F_{n,m-1}(x) = -(p - q) P[A_{n-1}(m-1) = floor(x)] for m = 1..n "
+      note="z != 1 is stated: at z = 1 the sides hold 1/(1 - z) (G(1) = 1), and the "
+           "difference of two cdf series is 0/0 there. Coefficients (cited) give F_{n,m}(x) - F_{n,m-1}(x) = -(p - q) P[A_{n-1}(m-1) = floor(x)] for m = 1..n "
            "and every real x (printed '|x|', read as floor: kr.reading.floor). Holds for every real x, not only "
            "integers: F'(x-1) - F'(x) = -P[x - 1 < A_{n-1}(m-1) <= x] and the only integer in (x-1, x] is floor(x).")
 
@@ -676,17 +694,18 @@ def _printed_lines_two() -> Proof:
 
 claim(id="kr.cdf_difference_shift",
       title="3.1.2, second cdf difference as generating functions: G_{n,m}(z)/(z (1 - z)) - G_{n,m-1}(z)/(1 - z) = q "
-            "(G_{n-1,m-1}(z) + G_{n-1,m-1}(z)/z) for 1 <= m <= n",
+            "(G_{n-1,m-1}(z) + G_{n-1,m-1}(z)/z) for 1 <= m <= n and z != 1",
       source=S312, kind="identity",
       lhs=cdf_gf(n, m) / z - cdf_gf(n, m - 1), rhs=q * (_G + _G / z),
-      conditions=(sp.Ge(m, 1), sp.Le(m, n)),
+      conditions=(sp.Ge(m, 1), sp.Le(m, n), sp.Ne(z, 1)),
       proof=lambda c: all_of(
           cite("cdf_generating_function", "F(x) = F(floor(x)) and sum_k F(k) z^k = G(z)/(1 - z); the series of "
                                           "F(k + 1) over every integer k is C(z)/z"),
           _printed_lines_two(), _floor_shift(),
           _coefficients("coefficient of z^k, k = floor(x) >= -1; for x < -1 both sides are 0"),
           conclude(c)),
-      note="Coefficients (cited), k over the integers, give F_{n,m}(x+1) - F_{n,m-1}(x) = q {P[A_{n-1}(m-1) = "
+      note="z != 1 is stated: at z = 1 the sides hold 1/(1 - z) (G(1) = 1), and the "
+           "difference of two cdf series is 0/0 there. Coefficients (cited), k over the integers, give F_{n,m}(x+1) - F_{n,m-1}(x) = q {P[A_{n-1}(m-1) = "
            "floor(x)] + P[A_{n-1}(m-1) = floor(x+1)]} for every real x. Holds for every real x: the integers in "
            "(x-1, x+1] are floor(x) and floor(x) + 1 = floor(x + 1).")
 
@@ -753,6 +772,7 @@ claim(id="kr.cdf_sandwich_left",
 
 # -- 3.1.3: quantiles ------------------------------------------------------------------------------------------
 TAU_STEP = sp.Symbol(r"\Delta\tau_n(m)", integer=True)      # tau_n(m) - tau_n(m-1)
+ALPHA = sp.Symbol("alpha", positive=True)                  # the level of the quantile, 0 < alpha <= 1
 _Q_QUANT = (Fraction(1, 10), Fraction(1, 4), Fraction(2, 5), Fraction(49, 100))
 N_QUANT = 10
 
@@ -782,17 +802,26 @@ def _quantile_points():
             cdfs = [_exact_cdf(nn, mm, qq) for mm in range(nn + 1)]
             for mm in range(1, nn + 1):
                 for alpha in sorted(set(cdfs[mm]) | set(cdfs[mm - 1])):
-                    yield {TAU_STEP: _quantile(cdfs[mm], alpha) - _quantile(cdfs[mm - 1], alpha)}
+                    yield {TAU_STEP: _quantile(cdfs[mm], alpha) - _quantile(cdfs[mm - 1], alpha),
+                           ALPHA: sp.Rational(alpha), q: sp.Rational(qq)}
 
 
 claim(id="kr.quantile_step",
-      title="3.1.3: tau_n(m) - tau_n(m-1) in {0, 1} for m = 1..n and 0 < alpha <= 1, checked for n <= 10 and q in "
-            "{1/10, 1/4, 2/5, 49/100}",
+      limitation=("tau_n(m) is a quantile of a law computed by enumeration for each n, a generalized inverse the "
+                  "engine cannot represent for symbolic n, so the step is checked for every alpha in (0, 1] and n <= "
+                  "10."),
+      title="3.1.3, 0 < alpha <= 1, 0 < q < 1/2: tau_n(m) - tau_n(m-1) in {0, 1} for m = 1..n, checked for n <= 10 "
+            "and q in {1/10, 1/4, 2/5, 49/100}",
       source=S313, kind="identity", lhs=TAU_STEP * (TAU_STEP - 1), rhs=0,
+      conditions=(sp.Le(ALPHA, 1), sp.Lt(q, sp.Rational(1, 2))),
       enumeration=lambda c: exhaust(c, _quantile_points(), scope=(
           f"n <= {N_QUANT}, every m = 1..n, q in {{1/10, 1/4, 2/5, 49/100}}, every alpha in (0, 1] (tau is constant "
           "between consecutive values of the two cdfs, each value enumerated); exact rationals")),
-      note="The printed proof is correct and rests on kr.cdf_sandwich_lower (alpha <= F_{n,m}(tau_n(m)) <= "
+      note="alpha in (0, 1] is a condition the text leaves to 'the alpha-th quantile': for alpha <= 0 every y has "
+           "F_{n,m}(y) >= alpha and tau_n(m) = -oo, for alpha > 1 none has and tau_n(m) = +oo, so tau_n(m) is not the "
+           "integer the text says it is. 0 < q < 1/2 is the paper's own (Section 2.1, 'lie probability 0 < q < "
+           "1/2'), stated here because the step needs p >= q: at q = 3/4, n = 3, alpha = 1/2 the quantiles "
+           "tau_3(0..3) are 2, 2, 1, 1, a step of -1. Every enumerated q lies inside. The printed proof is correct and rests on kr.cdf_sandwich_lower (alpha <= F_{n,m}(tau_n(m)) <= "
            "F_{n,m-1}(tau_n(m)), so tau_n(m) >= tau_n(m-1)) and kr.cdf_sandwich_upper (F_{n,m}(tau_n(m-1) + 1) >= "
            "F_{n,m-1}(tau_n(m-1)) >= alpha, so tau_n(m) <= tau_n(m-1) + 1), both proved for every n; the step from "
            "these to the integer statement uses that a cdf is nondecreasing, which is not a mechanical step here, so "

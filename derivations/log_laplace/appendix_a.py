@@ -408,10 +408,13 @@ claim(id="ht.variance_decomposition",
       note="Valid for any noise factor Z_i independent across units and of the sample, with finite second "
            "moment; the numeric layer evaluates this form (one quadratic form and one sum), pi_ii = pi_i.")
 
+_CASE1 = (sp.Contains(A[i], sp.FiniteSet(0, 1)), sp.Lt(2 * A[i] * B[i], 1),
+          sp.Contains(A[j], sp.FiniteSet(0, 1)), sp.Lt(2 * A[j] * B[j], 1))   # Case 1, for every unit i (and j)
+
 claim(id="ht.prop2_first_principles",
       title="Proposition 2, Case 1, every N: the proof's expansion of E[Yhat^2] - E[Yhat]^2 with the printed "
-            "moments of steps (1), (2) is the printed variance",
-      source=PROP2, kind="identity", proof=_proof_every_n,
+            "moments of steps (1), (2) is the printed variance (Case 1: a_i in {0, 1}, 2 a_i b_i < 1 for every unit)",
+      source=PROP2, kind="identity", proof=_proof_every_n, conditions=_CASE1,
       lhs=expanded_variance(lambda i: Y[i] / PI[i], _unit_mean, _unit_second),
       rhs=proposition2_printed(),
       note="The moments are Lemma 1's with a_i^2 = a_i (ht.inclusion_moment, ht.inclusion_second_moment, "
@@ -420,16 +423,17 @@ claim(id="ht.prop2_first_principles",
 
 claim(id="ht.cor5_first_principles",
       title="Corollary 5, Case 1, every N: the expansion of E[Yhat^2] - E[Yhat]^2 with the weights w_i of "
-            "Proposition 4 is the printed variance",
-      source=COR5, kind="identity", proof=_proof_every_n,
+            "Proposition 4 is the printed variance (Case 1: a_i in {0, 1}, 2 a_i b_i < 1 for every unit)",
+      source=COR5, kind="identity", proof=_proof_every_n, conditions=_CASE1,
       lhs=expanded_variance(lambda i: _unit_weight(i) * Y[i] / PI[i], _unit_mean, _unit_second),
       rhs=corollary5_printed(),
       note="The weights are deterministic, so they enter as y_i -> w_i y_i (the corollary's proof).")
 
 claim(id="ht.census_variance",
       title="A.3, every N: Corollary 5 at mu_i = 0, pi_i = pi_ij = 1 is the printed "
-            "sum_i (1 - a_i b_i^2)^{2a_i} y_i^2 [1/(1 - 4a_i b_i^2) - 1/(1 - a_i b_i^2)^2]",
-      source=A3, kind="identity", proof=_proof_every_n,
+            "sum_i (1 - a_i b_i^2)^{2a_i} y_i^2 [1/(1 - 4a_i b_i^2) - 1/(1 - a_i b_i^2)^2] (Case 1: a_i in {0, 1}, "
+            "2 a_i b_i < 1 for every unit)",
+      source=A3, kind="identity", proof=_proof_every_n, conditions=_CASE1[:2],
       lhs=corollary5_printed(pi1=lambda i: 1, pi2=lambda i, j: 1, mu=lambda i: 0),
       rhs=over_units(lambda i: census_term(A[i], B[i]) * Y[i] ** 2))
 
@@ -533,7 +537,9 @@ claim(id="ht.census_variance_stable",
       title="A.3 term of a perturbed unit (a_h = 1): (1 - b^2)^2 [1/(1 - 4b^2) - 1/(1 - b^2)^2] = "
             "b^2 (2 + b^2)/((1 - 2b)(1 + 2b))",
       source=A3, kind="identity", lhs=census_term(1, b), rhs=relative_variance(b),
-      note="For an unperturbed unit (a_h = 0) the term is 1 * (1 - 1) = 0.")
+      conditions=(sp.Lt(b, sp.Rational(1, 2)),),
+      note="b < 1/2 is Case 1 at a_h = 1 (2 a_h b_h < 1; at b = 1/2 both sides divide by 0). For an unperturbed "
+           "unit (a_h = 0) the term is 1 * (1 - 1) = 0.")
 
 B_BELOW_HALF = 1 / (2 * (1 + w_))     # 0 < b < 1/2  <=>  b = 1/(2(1 + w)), w > 0
 claim(id="ht.rse_first_principles",

@@ -189,7 +189,9 @@ MGF = claim(
 claim(id="laplace.mgf_stable_form",
       title="Lemma 1, case 1 with the denominator factored: e^{a mu}/(1 - a^2 b^2) = e^{a mu}/((1 - ab)(1 + ab))",
       source=LEMMA1, kind="identity", lhs=mgf_printed_case1(), rhs=mgf_stable(),
-      note="The numeric layer evaluates the factored form, exact near |ab| = 1.")
+      conditions=(sp.Gt(a * b, -1), sp.Lt(a * b, 1)),
+      note="Case 1 is |ab| < 1, written -1 < ab < 1 (at ab = +-1 both sides divide by 0). The numeric layer "
+           "evaluates the factored form, exact near |ab| = 1.")
 
 
 def _divergent(id, title, a_value, name, conditions, source=LEMMA1):

@@ -51,7 +51,8 @@ from ..engine.core import (RELATIONS, Claim, Enumeration, Proof, Source, all_of,
                            erratum, finding, is_zero, mechanical, reading, register, zero)
 from ..engine.formulas import formula
 from ..engine.notation import defined
-from ..engine.proofs import Parametrization, conclude, conclude_cases, conclude_evaluation, exhaust, has_sign
+from ..engine.proofs import (Parametrization, case_pieces, conclude, conclude_cases, conclude_evaluation, conclude_split,
+                             exhaust, has_sign)
 from .laplace import cdf, expectation
 
 DOC = "004_005a37d6f70bd1b7.txt"
@@ -764,13 +765,32 @@ def _enumerate_partition(claim) -> Enumeration:
 
 
 _COUNT = sum(sp.Piecewise((1, sp.And(*ELEMENTARY[k])), (0, True)) for k in PIECES)
+_D_GAP = sp.Symbol("d", positive=True)          # c = 2p + d when c > 2p
+_E_GAP = sp.Symbol("e", nonnegative=True)       # p = (c + e)/2 when c <= 2p
+
+
+def _prove_partition(claim: Claim) -> Proof:
+    """Split on the sign of 2p - c (the order of the breakpoints 1 - p and 1 + p - c); in each case the
+    breakpoints 1 - c - p < ... < 1 + p are ordered under a parametrization of the case, and the count of ranges
+    is evaluated on every open piece and at every breakpoint of the line of R."""
+    return conclude_split(
+        claim, 2 * p - c,
+        lambda case: case_pieces(case, R, [1 - c - p, 1 - p, 1 + p - c, 1 + p],
+                                 Parametrization({p: (c + _E_GAP) / 2}, {_E_GAP: 2 * p - c})),
+        lambda case: case_pieces(case, R, [1 - c - p, 1 + p - c, 1 - p, 1 + p],
+                                 Parametrization({c: 2 * p + _D_GAP}, {_D_GAP: c - 2 * p})))
+
+
 register(Claim(
     id="puff.b13.cases_partition",
-    title="Equation b.1.3, on 108 grid pairs (p, c): the ranges cover every R, overlap only where formulas agree; "
-          "piece 3 iff c > 2p, 4 iff c <= 2p",
+    title="Equation b.1.3: the ranges of the five pieces cover every real R (the count of ranges containing R is "
+          ">= 1), 0 < p < 1, 0 < c < 1",
     source=COR, kind="inequality", lhs=_COUNT, rhs=1, relation=">=", conditions=GLOBAL + (sp.Lt(c, 1),),
-    enumeration=_enumerate_partition,
-    note="lhs counts the ranges containing R. Overlaps: R = 1-p (pieces 2 and 4) and R = 1+p-c (4 and 5) when "
+    proof=_prove_partition, enumeration=_enumerate_partition,
+    note="Proved for every (p, c) by the split c <= 2p / c > 2p and, in each case, the pieces of the line of R. "
+         "The enumeration on 108 grid pairs checks more than the stated relation: that the ranges overlap only "
+         "where their formulas agree, and that piece 3 occurs iff c > 2p and piece 4 iff c <= 2p. "
+         "lhs counts the ranges containing R. Overlaps: R = 1-p (pieces 2 and 4) and R = 1+p-c (4 and 5) when "
          "c < 2p, R = 1-p (2, 4, 5) when c = 2p; none when c > 2p. The paper's remark 'the third and fourth case "
          "cannot occur at the same time' is confirmed: piece 3's range (1+p-c, 1-p) is non-empty iff c > 2p, "
          "piece 4's [1-p, 1+p-c] iff c <= 2p."))
@@ -963,6 +983,9 @@ FIG_B21 = ("Figure B.2.1 (p = q = 0.15, eps = 1.3; b = -(4/1.3) ln 0.85 = 0.5000
            "(30 digits).")
 register(Claim(
     id="puff.b2.sup",
+    limitation=("R* is the zero of g in piece 2, which has no closed form, and f is piecewise in R with absolute "
+                "values, so the engine's conclusion from a point and a derivative sign does not apply; the assembly "
+                "of the proved monotonicity of each piece into a supremum over every R is argued."),
     title="Theorem B.2: f(R) <= f(R*) for every R, where g(R*) = 0 inside piece 2, 0 < b < 1 (argued from proved "
           "sign and monotonicity claims)",
     source=THMB2, kind="inequality", lhs=RISK, rhs=_rhs(2).subs(R, R_star), relation="<=",
@@ -1267,6 +1290,18 @@ finding(
 # ==============================================================================================
 # Readings of damaged text
 # ==============================================================================================
+reading(
+    "puff.reading.dp_definition_rhs", Source(DOC, "Section 2.1, Definition (epsilon-differential privacy), (2.1.1)"),
+    printed="P(M(D) in W) <= e^epsilon P(D' in W)   [\\mathcal{D'} on the right]",
+    reading="P(M(D) in W) <= e^epsilon P(M(D') in W)",
+    why="W is a set of outputs (W subset of Range(M)) and D' a fixed database, so P(D' in W) would be 0 or 1 and "
+        "the definition would not involve M on the right. The left side is P(M(D) in W); the definition is "
+        "attributed to Dwork and Roth (2014), who compare Pr[M(x) in S] and Pr[M(y) in S] for neighbours; the "
+        "Pufferfish conditions (3.1.5)-(3.1.6) put P(M(Data) = omega | ...) on both sides. The calligraphic D' (the "
+        "text's font for M) suggests the M( before D' was lost in the conversion or in typing.",
+    alternatives="Literal: P(D' in W), a probability of a fixed database lying in a set of outputs, 0 or 1: not a "
+                 "definition of privacy. No claim of the paper rests on the display.",
+    claims=())
 reading(
     "puff.def314.factor_interval", Source(DOC, "Section 3.1, before Definition 3.1.4"),
     printed="intervals of the form [alpha y, y/a) where y > 0 and alpha in (0, 1)",

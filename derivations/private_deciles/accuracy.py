@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from ..engine.core import Claim, Source, claim, erratum, finding, reading
+from ..engine.core import Claim, Proof, Source, all_of, claim, erratum, finding, reading, zero
 from ..engine.proofs import conclude_evaluation, exhaust
 from ..engine.sums import conclude_sums
 from .common import DOC
@@ -142,6 +142,9 @@ _COUNT_GRID2 = [{nn_: nv, al: av, p1: q1, p2: q2} for nv in (1, 4, 10, 20) for a
                                (sp.Rational(3, 10), sp.Rational(1, 7)))]
 
 claim(id="pd.unif.interval_counts",
+      limitation=("The left side is a multinomial probability with symbolic n and alpha (a double sum over the counts"
+                  " of three cells) that the engine neither sums in closed form nor compares term by term with the "
+                  "union bound, so it is evaluated exactly for n <= 20."),
       title="Lemme 2.2.3.2: P(N_1 >= alpha and N_2 >= alpha) >= 1 - 2 sum_{k=0}^{alpha} C(n,k) p^k (1 - p)^{n-k}, "
             "counts in two disjoint intervals of probability p <= 1/2",
       source=S_U2, kind="inequality", lhs=both_at_least(nn_, al, p1, p1),
@@ -155,6 +158,9 @@ claim(id="pd.unif.interval_counts",
            "[0.1i + gamma/2, 0.1i + gamma] lie in [0, 1] for gamma <= 0.1.")
 
 claim(id="pd.normal.interval_counts",
+      limitation=("The left side is a multinomial probability with symbolic n and alpha (a double sum over the counts"
+                  " of three cells) that the engine neither sums in closed form nor compares term by term with the "
+                  "union bound, so it is evaluated exactly for n <= 20."),
       title="Lemme 2.2.4.3 (limits of A.2): P(N_1 >= alpha and N_2 >= alpha) >= 1 - B(alpha; n, p_1) - "
             "B(alpha; n, p_2), counts in disjoint intervals of probabilities p_1, p_2",
       source=S_N2, kind="inequality", lhs=both_at_least(nn_, al, p1, p2),
@@ -179,6 +185,9 @@ _THM_GRID = [{r: rr, i: ii, gam: gg, beta: bb, eps: ee, kq: kk}
              for kk in (1, 10)]
 
 claim(id="pd.unif.theorem",
+      limitation=("The sign of 1 - beta - eta - mu is that of a combination of binomial sums whose upper limit is the"
+                  " floor of 8(log k + log(2/beta))/eps, and the engine decides the sign of no such sum for symbolic "
+                  "n, gamma, beta, eps and k, so it is evaluated on a grid."),
       title="Théorème 2.2.3.1, its bound with the proof's eta = 2 - S_1 - S_2: 1 - beta - eta - mu < 0, "
             "mu = 2 sum_{k=0}^{alpha} C(n,k) (gamma/2)^k (1 - gamma/2)^{n-k}",
       source=S_UT, kind="inequality", lhs=1 - beta - _ETA_PROOF - _MU, rhs=0, relation="<",
@@ -282,17 +291,27 @@ erratum("pd.erratum.normal_empirical_decile", _n_printed, _n_corrected,
                        "from d_i^l to d_i^l + gamma/2 and d_i^l - gamma/2, both subtracted from 1.")
 
 c_lim = sp.Symbol("c", real=True)     # the common limit d_i^l + gamma/2 of the zero-width integrals
+
+
+def _zero_width_proof(c: Claim) -> Proof:
+    """Each zero-width integral is 0; the sum is then evaluated in closed form for every n and alpha >= 0."""
+    width0 = sp.Integral(sp.exp(-t**2 / 2), (t, c_lim, c_lim))
+    return all_of(zero(width0, "int_c^c e^{-t^2/2} dt = 0 (an integral over a single point)"),
+                  conclude_evaluation(c))
+
+
 claim(id="pd.normal.theorem",
       title="Théorème 2.2.4.1 (A.3) as printed, the second sum of mu, with zero-width integrals: "
             "sum_{k=0}^{alpha} C(n,k) (int_c^c e^{-t^2/2} dt)^k (1 - int_c^c e^{-t^2/2} dt)^{n-k} = 1",
       source=S_NT, kind="identity",
       lhs=sp.Sum(sp.binomial(nn_, j) * sp.Integral(sp.exp(-t**2 / 2), (t, c_lim, c_lim))**j
                  * (1 - sp.Integral(sp.exp(-t**2 / 2), (t, c_lim, c_lim)))**(nn_ - j), (j, 0, al)),
-      rhs=1,
+      rhs=1, proof=_zero_width_proof,
       enumeration=lambda c: exhaust(c, [{nn_: nv, al: av, c_lim: g} for nv in (1, 10, 50) for av in (0, 3, 60)
                                         for g in (sp.Integer(0), sp.Rational(1, 2))],
                                     scope="n in {1, 10, 50}, alpha in {0, 3, 60}, the limit c = d + gamma/2 in {0, 1/2}"),
-      note="c = d_i^l + gamma/2, the common limit. Since this sum is 1, mu >= 1 and the "
+      note="c = d_i^l + gamma/2, the common limit. For every n and alpha >= 0 the zero-width integrals are 0, so only "
+           "the term k = 0 is not 0 (0^0 = 1), and it is C(n, 0) 1^n = 1. Since this sum is 1, mu >= 1 and the "
            "bound 1 - beta - eta - mu <= -beta - eta is negative when eta >= 0: the theorem holds but says nothing "
            "(not checked here). With the limits of Appendix A.2 (reading "
            "pd.reading.normal_interval_limits) mu is the bound of pd.normal.interval_counts and the theorem is the "

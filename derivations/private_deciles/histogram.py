@@ -33,16 +33,41 @@ citation("union_bound", "Union bound (Boole's inequality)",
 d = sp.Symbol("d", integer=True, positive=True)
 steps = sp.Symbol("k", integer=True, positive=True)       # the number of queries ('steps', called k)
 
+# the nine calls: p_d = P(A_d = k_d | x), q_d = P(A_d = k_d | x') for neighbours x, x' and an output k_d of the d-th
+_p_call = tuple(sp.Symbol(f"p_{i}", positive=True) for i in range(1, 10))
+_q_call = tuple(sp.Symbol(f"q_{i}", positive=True) for i in range(1, 10))
+_v_call = tuple(sp.Symbol(f"v_{i}", nonnegative=True) for i in range(1, 10))
+# independent noise, queries fixed in advance: the law of the nine outputs is the product of theirs, so the log of
+# the ratio of the joint probabilities is the sum of the calls' log-ratios
+_JOINT_LOSS = defined(r"\ln[\Pr(A = k \mid x) / \Pr(A = k \mid x')]",
+                      sp.Add(*(sp.log(pd_) - sp.log(qd_) for pd_, qd_ in zip(_p_call, _q_call))))
+
 claim(id="pd.hm.composition",
-      title="Théorème 2.2.1.1, proof, the budget: the nine AboveThreshold calls at eps/9 each add up to "
-            "sum_{d=1}^{9} eps/9 = eps",
-      source=S_HM, kind="identity", lhs=sp.Sum(eps / 9, (d, 1, 9)), rhs=eps,
-      proof=lambda c: all_of(cite("basic_composition", "nine mechanisms on the same database, eps/9 each"),
-                             conclude(c)),
-      note="With Théorème 2.1.0.1 (each call on sensitivity-1 counts, pd.def.count_sensitivity, is eps/9-DP) and "
-           "basic composition (cited), this makes HistogramMethod eps-DP, as the theorem states. "
-           "The privacy of AboveThreshold does not depend on the number of queries, so it holds for the printed "
-           "pseudo-code too, whose query list grows from call to call (pd.finding.hm_pseudocode).")
+      title="Théorème 2.2.1.1, proof, composition of the nine calls (independent noise in each call, queries fixed in "
+            "advance, neighbours x, x' of the same size): ln[P(A = k | x)/P(A = k | x')] = sum_d (ln p_d - ln q_d) <= "
+            "eps if ln p_d - ln q_d <= eps/9 for d = 1..9",
+      source=S_HM, kind="inequality", lhs=_JOINT_LOSS, rhs=eps, relation="<=",
+      conditions=tuple(sp.Le(sp.log(pd_) - sp.log(qd_), eps / 9) for pd_, qd_ in zip(_p_call, _q_call)),
+      proof=lambda c: conclude(c, Parametrization(
+          {pd_: qd_ * sp.exp(eps / 9 - vd_) for pd_, qd_, vd_ in zip(_p_call, _q_call, _v_call)},
+          {vd_: eps / 9 - sp.log(pd_) + sp.log(qd_) for pd_, qd_, vd_ in zip(_p_call, _q_call, _v_call)})),
+      note="p_d = P(A_d = k_d | x) > 0 and q_d = P(A_d = k_d | x'), A_d the output (a grid index) of the d-th call of "
+           "AboveThreshold at eps/9, x and x' neighbours, A = (A_1, ..., A_9), k = (k_1, ..., k_9). The calls draw "
+           "independent noise and their queries and thresholds do not depend on the earlier outputs, so the joint "
+           "law is the product of the nine and its log-ratio the sum of theirs (the definition of the left side). "
+           "ln p_d - ln q_d <= eps/9 is Théorème 2.1.0.1 at eps/9 (pd.at.epsilon_dp; the counts have sensitivity 1, "
+           "pd.def.count_sensitivity). With p_d = q_d e^{eps/9 - v_d}, v_d >= 0, the difference of the two sides "
+           "is -(v_1 + ... + v_9). An output with some p_d = 0 has probability 0 under x; summed over the output "
+           "tuples of a set S the bound gives P(HistogramMethod(x) in S) <= e^eps P(HistogramMethod(x') in S): the "
+           "basic composition the proof invokes, here for nine non-adaptive calls with discrete outputs. It holds "
+           "for the printed pseudo-code too, whose query list grows from call to call without depending on the "
+           "outputs (pd.finding.hm_pseudocode). The hypotheses, stated in the title: (i) each call of AboveThreshold "
+           "draws its own Laplace noise, independent of the other calls'; (ii) the queries of every call are fixed "
+           "in advance (non-adaptive); (iii) x and x' have the same size, as Définition 1.2.0.1 defines neighbours "
+           "by Hamming distance <= 1: the threshold T = d card(x)/10 depends on the size, and the proof's step 'the "
+           "queries have sensitivity 1, so each call is eps/9-DP' treats T as the same for x and x'. Under "
+           "add/remove neighbours T moves with the data and that step needs another argument (the shifted queries "
+           "f_i - T then change by at most 9/10, as f_i and T move the same way).")
 
 # == Lemme 2.2.1.1 ==========================================================================================
 x = sp.Symbol("x", nonnegative=True)

@@ -19,7 +19,7 @@ import sympy as sp
 
 from ..engine.core import Claim, Proof, Source, all_of, cite, claim, erratum, finding, reading
 from ..engine.notation import defined, held
-from ..engine.proofs import conclude, conclude_evaluation, exhaust
+from ..engine.proofs import Parametrization, conclude, conclude_evaluation, conclude_pieces, exhaust
 from .identification import DOC
 
 S4 = Source(DOC, "Section 4, misclassification and epsilon-differential privacy (equations (3), (4))")
@@ -138,6 +138,9 @@ def _epsilon_points():
 
 
 claim(id="ss.misclassification_epsilon",
+      limitation=("The epsilon of (1) for the released table is a maximum over every pair of neighbouring count "
+                  "vectors of n records and every outcome, a law the engine cannot represent for symbolic n, so it is"
+                  " computed exactly for n <= 3 on a grid of matrices."),
       title="2 x 2 M: the epsilon of (1) for the released table f~ is max over rows j~ of ln max_j M[j~, j] - ln "
             "min_j M[j~, j] (+oo for a row with a zero and a positive entry; zero rows ignored)",
       source=S4, kind="identity", lhs=E_TABLE, rhs=EPSILON_M2, conditions=UNIT,
@@ -164,18 +167,126 @@ claim(id="ss.finite_epsilon_rows",
       source=S4, kind="identity", lhs=_FINITE,
       rhs=sp.Piecewise((0, sp.Or(sp.Xor(sp.Eq(a, 0), sp.Eq(b, 0)), sp.Xor(sp.Eq(a, 1), sp.Eq(b, 1)))), (1, True)),
       conditions=UNIT,
+      proof=lambda c: conclude_pieces(c, a, [0, 1], more=[(b, [0, 1])]),
+      note="Both sides depend only on which of a, 1 - a, b, 1 - b vanish: proved on every piece of the lines of a "
+           "and of b cut at 0 and 1 (the points 0 and 1 and the open intervals between), for every a, b in [0, 1]; "
+           "also checked at a representative of every zero pattern.",
       enumeration=lambda c: exhaust(c, ({a: av, b: bv} for av in _ZERO_PATTERNS for bv in _ZERO_PATTERNS),
                                     scope=_SCOPE_PATTERNS))
 
-finding("ss.finding.finite_epsilon", S4,
-        "'There exists a finite epsilon for which epsilon-differential privacy holds iff all elements of M are "
-        "positive' (repeated for f~, in the abstract and in the conclusion) fails for a row of zeros, a category "
-        "never released: M = [[1, 1], [0, 0]] (everything released as category 1, the recoding with a = k) is 0-DP, "
-        "yet M has zeros. What makes epsilon infinite is a row with both a zero and a positive entry "
-        "(ss.finite_epsilon_rows, checked on every zero pattern of 2 x 2 matrices; misclassification_epsilon "
-        "implements it for any k). Right for matrices whose every row has a positive entry. An erratum once its "
-        "correction is proved for general k.",
-        claims=("ss.finite_epsilon_rows",))
+# the printed statement on 3 x 3 matrices M[j~, j] (columns: true categories), one record (n = 1 lies inside the
+# statement; the outcomes are then the categories j~ and the ratios those of (2))
+_M3 = tuple(tuple(sp.Symbol(f"M_{{{r}{c}}}", nonnegative=True) for c in (1, 2, 3)) for r in (1, 2, 3))
+_COLUMNS3 = tuple(sp.Eq(sum(_M3[r][c] for r in range(3)), 1) for c in range(3))
+_INFINITE_TERM3 = sp.Or(*(sp.And(sp.Gt(row[j1], 0), sp.Eq(row[j2], 0))
+                          for row in _M3 for j1 in range(3) for j2 in range(3) if j1 != j2))
+_FINITE3 = defined(r"\mathrm{I}[\text{(1) holds for some }\varepsilon < \infty]",
+                   sp.Piecewise((0, _INFINITE_TERM3), (1, True)))
+_ALL_POSITIVE3 = defined(r"\mathrm{I}[\text{every }M_{\tilde{j} j} > 0]",
+                         sp.Piecewise((1, sp.And(*(sp.Gt(m, 0) for row in _M3 for m in row))), (0, True)))
+
+
+def _m3(rows):
+    return {_M3[r][c]: sp.Rational(rows[r][c]) for r in range(3) for c in range(3)}
+
+
+_h, _q = Fraction(1, 2), Fraction(1, 4)
+# the per-row bound of the paper's display, for a row that can be released (all its entries positive)
+_row_max = sp.Symbol(r"\max_j M_{\tilde{x}_r j}", positive=True)
+_row_min = sp.Symbol(r"\min_j M_{\tilde{x}_r j}", positive=True)
+_g_up, _h_up = sp.symbols("g h", nonnegative=True)
+
+# the converse: a row j~ with a zero M[j~, j] and a positive M[j~, j'] makes epsilon infinite, for every n and k:
+# by (4) f~ = n e_j~ (every record released as j~) has probability prod_j M[j~, j]^{f_j}
+_m_pos = sp.Symbol(r"M_{\tilde{j} j'}", positive=True)
+_m_zero = sp.Symbol(r"M_{\tilde{j} j}", nonnegative=True)
+_eps_real = sp.Symbol(r"\varepsilon", real=True)
+_PR_ALL_F1 = defined(r"\Pr[\tilde{\mathbf f} = n e_{\tilde{j}} \mid \mathbf f^{(1)} = n e_{j'}]", _m_pos**_n_rec)
+_PR_ALL_F2 = defined(r"\Pr[\tilde{\mathbf f} = n e_{\tilde{j}} \mid \mathbf f^{(2)} = (n - 1) e_{j'} + e_j]",
+                     _m_pos**(_n_rec - 1) * _m_zero)
+
+claim(id="ss.finite_epsilon_mixed_row",
+      title="(4), a row j~ of M with M[j~, j] = 0, M[j~, j'] > 0: Pr[f~ = n e_j~ | n e_j'] = M[j~, j']^n > e^eps "
+            "M[j~, j']^{n-1} M[j~, j] = e^eps Pr[f~ = n e_j~ | (n - 1) e_j' + e_j] for every real eps",
+      source=S4, kind="inequality", lhs=_PR_ALL_F1, rhs=sp.exp(_eps_real) * _PR_ALL_F2, relation=">",
+      conditions=(sp.Eq(_m_zero, 0),),
+      proof=lambda c: conclude_pieces(c, _m_zero, [0]),
+      note="Every n >= 1 and k >= 2. By (4) the outcome f~ = n e_j~ (every record released in category j~) has "
+           "probability prod_j M[j~, j]^{f_j}: M[j~, j']^n under f^(1) = n e_j' and M[j~, j']^{n-1} M[j~, j] = 0 "
+           "under the neighbour f^(2) = (n - 1) e_j' + e_j (one record moved from j' to j). So (1) fails at f~ for "
+           "every finite epsilon: a row with both a zero and a positive entry makes epsilon infinite, the converse "
+           "of ss.finite_epsilon_positive_rows (the paper's own argument with its f^(1) chosen so that f~ is "
+           "possible under it).")
+
+erratum(
+    "ss.finite_epsilon",
+    printed=Claim(id="ss.finite_epsilon.printed",
+                  title="Section 4 as printed, 3 x 3 M, one record: (1) holds for some finite epsilon iff every "
+                        "element of M is positive (indicators equal)",
+                  source=S4, kind="identity", lhs=_FINITE3, rhs=_ALL_POSITIVE3, conditions=_COLUMNS3,
+                  counterexample=_m3(((_h, _q, 1 - _q), (_h, 1 - _q, _q), (0, 0, 0))),
+                  note="lhs: 0 if some outcome j~ has M[j~, j1] > 0 = M[j~, j2] (the ratio of (2) is infinite: j~ "
+                       "possible under x_i = j1, impossible under x_i = j2), else 1; a ratio 0/0 does not occur, as "
+                       "(1) ranges over the possible outcomes. Counterexample: a PRAM that never releases category "
+                       "3, M = [[1/2, 1/4, 3/4], [1/2, 3/4, 1/4], [0, 0, 0]] (columns sum to 1): (1) holds with "
+                       "epsilon = ln 3, the largest within-row ratio (3/4)/(1/4) of the rows that can be released."),
+    corrected=Claim(id="ss.finite_epsilon_positive_rows",
+                    title="(2), a released category x~_r whose row of M is positive: M[x~_r, x^(1)_r] / "
+                          "M[x~_r, x^(2)_r] <= max_j M[x~_r, j] / min_j M[x~_r, j]",
+                    source=S4, kind="inequality", lhs=_m1 / _m2, rhs=_row_max / _row_min, relation="<=",
+                    conditions=(sp.Le(_m1, _row_max), sp.Le(_row_min, _m2)),
+                    proof=lambda c: conclude(c, Parametrization({_row_max: _m1 + _g_up, _m2: _row_min + _h_up},
+                                                                {_g_up: _row_max - _m1, _h_up: _m2 - _row_min})),
+                    note="Every k and n: by (2) (ss.record_ratio) the ratio of (1) for databases differing in record "
+                         "r is M[x~_r, x^(1)_r] / M[x~_r, x^(2)_r], and x~_r is a category that can be released, "
+                         "so its row has a positive entry; a row of zeros is never released and does not enter (1). "
+                         "Hence (1) holds with epsilon = max over the positive rows of ln max_j M - ln min_j M (the "
+                         "paper's display) whenever every row of M is zero or positive."),
+    explanation="The 'only if' half fails for a row of zeros, a category that is never released: it is not a "
+                "possible value in (1), so it adds no ratio. With M = [[1/2, 1/4, 3/4], [1/2, 3/4, 1/4], [0, 0, 0]] "
+                "(1) holds with epsilon = ln 3 for n = 1, 2 and 3 (exact enumeration); in the extreme case "
+                "M = [[1, 1, 1], [0, 0, 0], [0, 0, 0]] every outcome has probability 1 under every database and (1) "
+                "holds for every epsilon > 0. Zero rows are within the paper's scope: its own recoding matrix has the "
+                "zero rows k - a + 2, ..., k whenever a >= 2 (for 2 <= a < k its row 1 mixes zeros and ones, so the "
+                "paper's conclusion for recoding is right, ss.recoding_not_dp). What makes epsilon infinite is a row "
+                "with both a zero and a positive entry: if M[j~, j] = 0 < M[j~, j'], the outcome f~ = n e_j~ has "
+                "probability M[j~, j']^n under f^(1) = n e_j' and 0 under its neighbour (n - 1) e_j' + e_j "
+                "(ss.finite_epsilon_mixed_row, every n and k: the paper's construction, 'n - f_j in cell j~, f_j in "
+                "cell j', also needs M[j~, j'] > 0 for every other occupied category j'; this choice of f^(1) gives "
+                "it). With ss.finite_epsilon_positive_rows this is the corrected 'iff': a finite epsilon exists "
+                "exactly when every row of M is all zero or all positive (both directions proved for every k and n; "
+                "ss.finite_epsilon_rows states it for 2 x 2 matrices, misclassification_epsilon implements it for any "
+                "k). The paper's displayed bound max_j~ (ln max_j M_j~j - ln min_j M_j~j) is undefined on a row of "
+                "zeros (ln 0 - ln 0) and must range over the positive rows. The same holds for f~ (a function of the "
+                "records) and for the abstract's and the conclusion's 'no zero entries'. The statement is right for "
+                "matrices with no row of zeros.",
+    printed_text="It follows that there exists a finite epsilon for which epsilon-differential privacy holds iff all "
+                 "elements of M are positive (i.e., none are zero).",
+    corrected_text="There exists a finite epsilon for which epsilon-differential privacy holds iff every row of M is "
+                   "either all zero or all positive: a row of zeros is a category never released, for a released "
+                   "category x~_r the ratio M_{x~_r x_r^(1)} / M_{x~_r x_r^(2)} is at most max_j M_{x~_r j} / "
+                   "min_j M_{x~_r j}, so epsilon = max over the positive rows of ln max_j M_j~j - ln min_j M_j~j; and "
+                   "a row with a zero M_j~j and a positive M_j~j' gives f~ = n e_j~ probability M_j~j'^n under "
+                   "f^(1) = n e_j' and 0 under its neighbour (n - 1) e_j' + e_j.")
+
+finding("ss.finding.structural_zeros", S4_METHODS,
+        "'Note that in practice, there may be zero elements in the misclassification matrix which represent structural "
+        "zeros in the population [...]. For these cases, differential privacy is not applicable.' A judgement that "
+        "rests on the printed 'iff all elements of M are positive' (ss.finite_epsilon), not a statement to refute. A "
+        "structural zero is a combination that cannot occur. As a released category it is a row of zeros of M, which "
+        "leaves epsilon finite (ss.finite_epsilon_positive_rows: the ratios of (1) come from the released rows only); "
+        "as a true category no record holds it, so the databases over which (1) ranges exclude it and its column "
+        "does not enter (1). So differential privacy applies to such matrices, with epsilon the largest within-row "
+        "log-ratio of the released rows. What makes epsilon infinite is a zero in a row that also has a positive "
+        "entry, a released category impossible from one possible true category and possible from another; (epsilon, "
+        "delta)-DP then needs delta at least the structural-zero floor (ss.structural_floor). The conclusion does not "
+        "need the impossible category to be excluded from the data universe: even if a record could hold it, the "
+        "designer may set its column of M equal to another column, so that every row stays all zero or all "
+        "positive and epsilon is finite over the full universe. Caveat: this is PRAM on the cross-classified "
+        "variable, the paper's one-variable framework with k categories; if structural zeros are handled instead by "
+        "applying PRAM to occupation within age strata while age is released unperturbed, DP fails for another "
+        "reason, the exact release of age.",
+        claims=("ss.finite_epsilon_positive_rows", "ss.structural_floor"))
 
 # -- the law of the released table: the sum over matrices a --------------------------------------------------
 _m = sp.Symbol("m", nonnegative=True)                      # M[1, 1], so M[2, 1] = 1 - m
@@ -222,6 +333,9 @@ def _convolution_proof(c: Claim) -> Proof:
 
 
 claim(id="ss.released_count_pmf_enumerated",
+      limitation=("The left side is the law of the released count obtained by enumerating every labelled outcome of "
+                  "the f_1 + f_2 records, which the engine cannot represent for symbolic f_1 and f_2, so it is "
+                  "compared with the printed formula for f_1, f_2 <= 3."),
       title="k = 2, M = [[a, b], [1 - a, 1 - b]]: Pr[f~_1 = t | f] = sum_u f_1!/(u! (f_1 - u)!) a^u (1 - a)^{f_1 -"
             " u} f_2!/((t - u)! (f_2 - t + u)!) b^{t - u} (1 - b)^{f_2 - t + u}",
       source=S4_COUNTS, kind="identity", lhs=P_TABLE, rhs=_MULTINOMIAL_SUM, conditions=UNIT + (sp.Le(_t, _f1 + _f2),),
@@ -295,6 +409,9 @@ def _labelled_prob():
 
 
 claim(id="ss.not_bad_feasible_hall",
+      limitation=("The general statement is Hall's condition over every subset of categories against the law of every"
+                  " labelled outcome, which the engine cannot represent for symbolic k and n, so it is checked for k "
+                  "= 3 and n <= 2."),
       title="k = 3: f~ possible under f^(1) has probability 0 under the neighbour f^(2) moving a record from j to "
             "l iff some T with l in T, j not in T has f~(N(T)) = f^(1)(T)",
       source=S4_BAD, kind="identity",
@@ -421,13 +538,86 @@ finding("ss.finding.pdp_delta", S4_BAD,
         "certain. The next sentence of the paper ('bad samples will be unlikely' for many M) states the condition "
         "informally.")
 
-finding("ss.finding.bad_definition", S4_BAD,
-        "The definition of a bad outcome needs A_j~ non-empty (with A_j~ empty, f~ = n e_j~ would be 'bad' even when "
-        "every M > 0), and a bad outcome with f~_j~ = 0 need not violate (1): M = [[1, 1/2], [0, 1/2]], "
-        "f^(1) = (2, 0), f~ = (2, 0) is bad by the definition but has probability 1 against 1/2 at its only "
-        "neighbour. The construction before it ('n - f_j in cell j~, f_j in cell j') also needs M[j~, j'] > 0 for the "
-        "other occupied categories j'; f^(1) = n e_j', f^(2) = (n - 1) e_j' + e_j, f~ = n e_j~ repairs it.",
-        claims=("ss.not_bad_feasible_hall",))
+# "epsilon-DP does not hold for any bad outcome": n = 2, k = 2, f^(1) = (2, 0), f~ = (2, 0); the databases of two
+# records are (2, 0), (1, 1) and (0, 2), linked by neighbours, so (1) fails at f~ for every finite epsilon iff one of
+# them gives f~ probability 0 (f~ being possible under (2, 0))
+def _is_zero(x):
+    return sp.Piecewise((1, sp.Eq(x, 0)), (0, True))
+
+
+_F1_BAD, _FT_BAD = (2, 0), (2, 0)
+_PR_BAD = {f: defined(rf"\Pr[\tilde{{\mathbf f}} = (2, 0) \mid \mathbf f = ({f[0]}, {f[1]})]",
+                      M2[0][0]**f[0] * M2[0][1]**f[1]) for f in ((2, 0), (1, 1), (0, 2))}
+# the printed definition: f~ is bad if for some j~, f~_j~ = n - sum_{j in A_j~} f^(1)_j, A_j~ = {j : M[j~, j] = 0}
+_BAD = sp.Or(*(sp.Eq(_FT_BAD[r], 2 - sum(_F1_BAD[j] * _is_zero(M2[r][j]) for j in range(2))) for r in range(2)))
+_HAS_ZERO = sp.Or(*(sp.Eq(m, 0) for row in M2 for m in row))
+_sum_a1 = sp.Symbol(r"\sum_{j\in A_{\tilde{j}}} f^{(1)}_j", integer=True, nonnegative=True)
+_sum_a2 = defined(r"\sum_{j\in A_{\tilde{j}}} f^{(2)}_j", _sum_a1 + 1)
+_ft_bad = defined(r"\tilde{f}_{\tilde{j}}", _n_rec - _sum_a1)
+
+reading("ss.reading.bad_arise_from", S4_BAD,
+        printed="we define an outcome f~ which could arise from f~^(1) to be bad if",
+        reading="an outcome f~ which could arise from f^(1) (the true counts of the first database)",
+        why="f~^(1) is defined nowhere; the definition's own formula, f~_j~ = n - sum_{j in A} f_j^(1), and the "
+            "argument just before it ('Pr[f~ | f^(1)] > 0') are about the true counts f^(1), and the tilde of f~ "
+            "stands next to it in the glyph run.",
+        alternatives="None that parses: a released table f~^(1) is not introduced, and an outcome arising from "
+                     "another outcome has no meaning in (1).",
+        claims=("ss.bad_outcome.printed",))
+
+reading("ss.reading.bad_index", S4_BAD,
+        printed="f~_j~ = n - sum_{j in A_j} f_j^(1) where A_j = {j | M_j~j = 0}",
+        reading="A_j~ = {j | M_j~j = 0}, the set indexed by the row j~ of the definition",
+        why="j is the bound variable inside the set and of the sum, so A_j cannot depend on it; the set is defined "
+            "through M_j~j, the row j~ fixed by 'for some j~', and the argument before it bounds f~_j~ by the "
+            "records outside the categories j with M_j~j = 0.",
+        alternatives="None that parses: A indexed by the bound j is not a set the sum can range over.",
+        claims=("ss.bad_outcome.printed",))
+
+erratum(
+    "ss.bad_outcome",
+    printed=Claim(id="ss.bad_outcome.printed",
+                  title="Section 4 as printed, 'epsilon-DP does not hold for any bad outcome': n = 2, f^(1) = (2, 0), "
+                        "f~ = (2, 0) bad: min over the databases f of Pr[f~ | f] = 0",
+                  source=S4_BAD, kind="identity", lhs=sp.Min(*_PR_BAD.values()), rhs=0,
+                  conditions=UNIT + (sp.Gt(_PR_BAD[(2, 0)], 0), _BAD, _HAS_ZERO),
+                  counterexample={a: 1, b: sp.Rational(1, 2)},
+                  note="M = [[a, b], [1 - a, 1 - b]] as in (3); by (4) Pr[f~ = (2, 0) | f] = a^f_1 b^f_2. Conditions: "
+                       "f~ can arise from f^(1) (a^2 > 0); f~ is bad by the printed definition, for j~ = 1 "
+                       "(f~_1 = 2 - 2 I(a = 0)) or j~ = 2 (f~_2 = 0 = 2 - 2 I(1 - a = 0)); M has a zero (the "
+                       "setting of the definition). At a = 1, b = 1/2 the probabilities are 1, 1/2 and 1/4."),
+    corrected=Claim(id="ss.bad_outcome_neighbour",
+                    title="Bad at j~ with f~_j~ >= 1, A_j~ non-empty, f^(2): a record of f^(1) moved from outside A_j~ "
+                          "into it: n - sum_{A_j~} f^(2)_j < f~_j~ = n - sum_{A_j~} f^(1)_j",
+                    source=S4_BAD, kind="inequality", lhs=_n_rec - _sum_a2, rhs=_ft_bad, relation="<",
+                    conditions=(sp.Ge(_ft_bad, 1),), proof=conclude,
+                    note="Every n and k. Records of a category in A_j~ = {j : M[j~, j] = 0} are never released in j~, "
+                         "so under f^(2) at most n - sum_{A_j~} f^(2)_j records can be: Pr[f~ | f^(2)] = 0, while f~ "
+                         "can arise from f^(1), and (1) fails at f~ for every epsilon. The move needs a record "
+                         "outside A_j~ (there are f~_j~ >= 1 of them) and a category in A_j~ to move it to (A_j~ "
+                         "non-empty); f^(2) is then a neighbour, |f^(1) - f^(2)| = 2."),
+    explanation="A bad outcome violates (1) only if a neighbour can lower the bound n - sum_{A_j~} f_j below "
+                "f~_j~, which needs a category in A_j~ to move a record into and a record outside A_j~ to move. "
+                "Neither exists when A_j~ is empty (then every f~ = n e_j~ is 'bad', even for a positive M) or when "
+                "f~_j~ = 0 (every record of f^(1) already in A_j~). At M = [[1, 1/2], [0, 1/2]], f^(1) = (2, 0), "
+                "f~ = (2, 0) is bad (j~ = 2: A_2 = {1}, f~_2 = 0 = 2 - 2), yet its probabilities under the "
+                "databases (2, 0), (1, 1), (0, 2) are 1, 1/2 and 1/4: at f~, (1) holds with epsilon = ln 2. Read "
+                "as 'epsilon-DP fails when a bad outcome exists', it fails too: with M = [[1, 1], [0, 0]] "
+                "f~ = (2, 0) is bad (A_2 = {1, 2}) and the release is 0-DP (ss.finite_epsilon). With both "
+                "conditions the paper's argument goes through (ss.bad_outcome_neighbour). The slip does not harm the "
+                "paper's (epsilon, delta) conclusion: the bad outcomes serve only to bound delta, and counting too "
+                "many outcomes as bad only makes delta conservative. The erratum rests on two readings of the "
+                "definition, 'could arise from f~^(1)' as f^(1) (ss.reading.bad_arise_from) and 'A_j' as A_j~ "
+                "(ss.reading.bad_index); neither has a competing reading that parses, and the counterexample "
+                "refutes the printed sentence under them. The next sentence, about outcomes that are not bad, is "
+                "ss.not_bad_feasible.",
+    readings=("ss.reading.bad_arise_from", "ss.reading.bad_index"),
+    printed_text="we define an outcome f~ which could arise from f~^(1) [read f^(1)] to be bad if, for some j~, "
+                 "f~_j~ = n - sum_{j in A_j [read A_j~]} f_j^(1) where A_j [read A_j~] = {j | M_j~j = 0}. Following a "
+                 "similar argument to that above, epsilon-differential privacy does not hold for any bad outcome.",
+    corrected_text="Epsilon-differential privacy does not hold for a bad outcome whose j~ has A_j~ non-empty and "
+                   "f~_j~ >= 1: moving a record of f^(1) from outside A_j~ into A_j~ gives a neighbour f^(2) with "
+                   "n - sum_{j in A_j~} f_j^(2) < f~_j~, the most records that can be released in j~ under f^(2).")
 
 # -- recoding, swapping, PRAM -----------------------------------------------------------------------------------
 _kr, _ar = sp.symbols("k a", integer=True, positive=True)
@@ -450,13 +640,16 @@ def _recoding_points():
 
 
 claim(id="ss.recoding_not_dp",
+      limitation=("The epsilon of (1) is computed from the law of one record under the recoding matrix, a k x k "
+                  "matrix the engine cannot build for symbolic k, so it is checked for every k <= 7 and a < k."),
       title="Recoding (categories 1..a merged into 1, the others shifted), one record: the epsilon of (1) is "
             "infinite when a < k",
       source=S4_METHODS, kind="identity", lhs=E_RECODE, rhs=sp.oo, conditions=(sp.Lt(_ar, _kr),),
       enumeration=lambda c: exhaust(c, _recoding_points(), scope="k <= 7, every a < k; one record, exact"),
       note="So epsilon-DP is not guaranteed by recoding. Row 1 has ones in columns 1..a and zeros elsewhere. "
            "For a = k (everything merged) the release is "
-           "constant and 0-DP, the case ss.finite_epsilon turns on.")
+           "constant and 0-DP, but the paper's recoding paragraph ('categories above a are not changed') "
+           "presupposes a < k.")
 
 _s = sp.symbols("f_1:4", integer=True, positive=True)
 _nsw = sum(_s)
@@ -647,6 +840,9 @@ def _floor_points():
 _SCOPE_2x2 = "2 x 2 matrices with a, b in {0, 1/3, 2/3, 1}, n in {1, 2, 3}"
 
 claim(id="ss.record_profile",
+      limitation=("The hockey-stick divergence of the released table of n records is taken over every pair of "
+                  "neighbouring count vectors, a law the engine cannot represent for symbolic n, so it is computed "
+                  "exactly for n <= 3 on a grid of matrices."),
       title="2 x 2 M: the (eps, delta) profile of the released table is at most delta_M(eps) = max_{j1 != j2} "
             "sum_j~ max(0, M[j~, j1] - e^eps M[j~, j2])",
       source=S4, kind="inequality", lhs=D_TABLE, rhs=PROFILE_M2, relation="<=",
@@ -657,6 +853,9 @@ claim(id="ss.record_profile",
            "the table is a function of the records. Equality holds at n = 1.")
 
 claim(id="ss.structural_floor",
+      limitation=("The mass impossible under a neighbour is taken over the laws of the released table of n records, "
+                  "which the engine cannot represent for symbolic n, so it is computed exactly for n <= 3 on a grid "
+                  "of matrices."),
       title="2 x 2 M: the structural-zero floor of delta of the released table (mass impossible under a neighbour)"
             " = max_{j1 != j2} sum_{j~: M[j~, j2] = 0} M[j~, j1]",
       source=S4, kind="identity", lhs=FLOOR_TABLE,
@@ -717,6 +916,9 @@ _SCOPE_SAMPLED = ("2 x 2 matrices with a, b in {0, 1/3, 2/3, 1}, populations of 
                   "every ordered pair of neighbouring populations, exact")
 
 claim(id="ss.sampled_pram",
+      limitation=("The profile of the sampled and misclassified table is a hockey-stick divergence over every pair of"
+                  " neighbouring populations of N units, a law the engine cannot represent for symbolic N, so it is "
+                  "computed exactly for N <= 3."),
       title="2 x 2 M, Bernoulli(p) sampling before misclassification: the (eps, delta) profile of the released "
             "table is at most p delta_M(eps), e^eps >= 1",
       source=Source(DOC, "Section 5 (the combined effect of sampling and perturbation, left to further work)"),
@@ -731,6 +933,9 @@ claim(id="ss.sampled_pram",
            "gives the bound for every epsilon >= 0; the enumeration checks e^epsilon in {1, 3/2, 3}.")
 
 claim(id="ss.sampled_pram_epsilon",
+      limitation=("The epsilon of the sampled and misclassified table is a maximum over every pair of neighbouring "
+                  "populations of N units and every outcome, a law the engine cannot represent for symbolic N, so it "
+                  "is computed exactly for N <= 3."),
       title="2 x 2 M, Bernoulli(p) sampling before misclassification: the epsilon of (1) for the released table "
             "equals that of M (the formula of ss.misclassification_epsilon)",
       source=Source(DOC, "Section 5 (the combined effect of sampling and perturbation, left to further work)"),

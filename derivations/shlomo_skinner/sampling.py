@@ -22,9 +22,9 @@ from math import comb
 
 import sympy as sp
 
-from ..engine.core import Claim, Proof, Source, all_of, claim, finding, mechanical, reading
+from ..engine.core import Claim, Proof, Source, all_of, citation, claim, finding, mechanical, reading
 from ..engine.notation import defined, held
-from ..engine.proofs import Parametrization, conclude, conclude_evaluation, exhaust
+from ..engine.proofs import Parametrization, cited_form, conclude, conclude_evaluation, conclude_instance, exhaust
 from .identification import DOC
 
 S3_LAW = Source(DOC, "Section 3, equation (2): the law of the sample counts f under SRS (i) and Bernoulli sampling (ii)")
@@ -90,15 +90,51 @@ _SCOPE_SRS = ("every population of N <= 6 units over 3 cells (cell counts <= 3),
 _SCOPE_BER = ("every population of N <= 6 units over 3 cells (cell counts <= 3), p in {1/5, 1/2, 2/3}, every f; "
               "Pr summed over all 2^N samples, exact rationals")
 
+# the cited laws of the sample counts, and their formal statements for three cells over their own symbols
+citation("multivariate_hypergeometric_law", "Multivariate hypergeometric law",
+         "Under simple random sampling of n units among N units that fall into cells of sizes F_1, ..., F_k "
+         "(sum_j F_j = N), the sample counts f_1, ..., f_k (sum_j f_j = n, 0 <= f_j <= F_j) have probability "
+         "prod_j C(F_j, f_j) / C(N, n): C(F_j, f_j) ways to choose the sampled units of cell j, among C(N, n) "
+         "equally likely samples.",
+         "N. L. Johnson, S. Kotz, N. Balakrishnan, Discrete Multivariate Distributions (1997), Ch. 39; W. Feller, An "
+         "Introduction to Probability Theory and Its Applications I, 3rd ed. (1968), II.6.")
+citation("bernoulli_sampling_counts", "Cell counts under Bernoulli sampling",
+         "Under Bernoulli sampling (each unit drawn independently with probability p), the sample counts of disjoint "
+         "cells of sizes F_1, ..., F_k are independent, f_j ~ Binomial(F_j, p): P(f) = prod_j C(F_j, f_j) p^{f_j} "
+         "(1 - p)^{F_j - f_j}.",
+         "C.-E. Sarndal, B. Swensson, J. Wretman, Model Assisted Survey Sampling (1992), Sec. 3.4 (Bernoulli "
+         "sampling); W. Feller, An Introduction to Probability Theory and Its Applications I, 3rd ed. (1968), VI.2.")
+_F_POP = sp.symbols("F_{pop1:4}", integer=True, nonnegative=True)
+_F_SMP = sp.symbols("f_{smp1:4}", integer=True, nonnegative=True)
+_P_SMP = sp.Symbol("p_{smp}", positive=True)
+_P_COUNTS, _P_COUNTS_BER = sp.Symbol("P(f)"), sp.Symbol("P_{Ber}(f)")
+cited_form("multivariate_hypergeometric_law", _P_COUNTS,
+           sp.Mul(*(sp.binomial(Fj, fj) for Fj, fj in zip(_F_POP, _F_SMP))) / sp.binomial(sum(_F_POP), sum(_F_SMP)),
+           conditions=tuple(sp.Le(fj, Fj) for Fj, fj in zip(_F_POP, _F_SMP)))
+cited_form("bernoulli_sampling_counts", _P_COUNTS_BER,
+           sp.Mul(*(sp.binomial(Fj, fj) * _P_SMP**fj * (1 - _P_SMP)**(Fj - fj) for Fj, fj in zip(_F_POP, _F_SMP))),
+           conditions=(sp.Le(_P_SMP, 1),))
+
+
+def _counts_instance(key, notation, law, with_p=False):
+    """The claim as the cited law ``key`` at F_j, f_j (and p)."""
+    mapping = {notation: law, **dict(zip(_F_POP, F)), **dict(zip(_F_SMP, fs))}
+    if with_p:
+        mapping[_P_SMP] = p
+    return lambda c: conclude_instance(c, key, mapping)
+
+
 claim(id="ss.srs_pmf",
       title="(2)(i), 3 cells: under simple random sampling of n = sum f_j of the N = sum F_j units, Pr(f | x_U) = "
             "prod_j C(F_j, f_j) / C(N, n)",
       source=S3_LAW, kind="identity", lhs=P_SRS,
       rhs=sp.Mul(*(sp.binomial(Fj, fj) for Fj, fj in zip(F, fs))) / sp.binomial(sum(F), sum(fs)),
       conditions=tuple(sp.Le(fj, Fj) for Fj, fj in zip(F, fs)),
+      proof=_counts_instance("multivariate_hypergeometric_law", _P_COUNTS, P_SRS),
       enumeration=lambda c: exhaust(c, _srs_points(), scope=_SCOPE_SRS),
-      note="Stated for 3 cells, as the enumeration's populations. The multivariate hypergeometric law: C(F_j, f_j) "
-           "ways to choose the sampled units of cell j, among C(N, n) equally likely samples.")
+      note="Stated for 3 cells, as the enumeration's populations. The multivariate hypergeometric law (cited): "
+           "C(F_j, f_j) ways to choose the sampled units of cell j, among C(N, n) equally likely samples; also "
+           "checked by counting every sample of small populations.")
 
 claim(id="ss.bernoulli_pmf",
       title="(2)(ii), 3 cells: under Bernoulli sampling with probability p < 1, Pr(f | x_U) = prod_j C(F_j, f_j) "
@@ -106,9 +142,10 @@ claim(id="ss.bernoulli_pmf",
       source=S3_LAW, kind="identity", lhs=P_BER,
       rhs=sp.Mul(*(sp.binomial(Fj, fj) * p**fj * (1 - p)**(Fj - fj) for Fj, fj in zip(F, fs))),
       conditions=tuple(sp.Le(fj, Fj) for Fj, fj in zip(F, fs)) + (sp.Lt(p, 1),),
+      proof=_counts_instance("bernoulli_sampling_counts", _P_COUNTS_BER, P_BER, with_p=True),
       enumeration=lambda c: exhaust(c, _bernoulli_points(), scope=_SCOPE_BER),
       note="Stated for 3 cells, as the enumeration's populations. Each cell's count is Binomial(F_j, p), "
-           "independently across cells.")
+           "independently across cells (cited); also checked by summing over every sample of small populations.")
 
 finding("ss.finding.srs_support", S3_LAW,
         "(2)(i) is stated for 0 <= f_j <= F_j only; it is the law of f on {0 <= f_j <= F_j, sum_j f_j = n}, which "
@@ -275,14 +312,35 @@ def _unique_points():
 
 _SCOPE_U = "N <= 7, every n <= N, q in {1/5, 1/2, 4/5}; F_c ~ Binomial(N, q) then f_c | F_c hypergeometric, exact"
 
+citation("srs_of_iid_units", "A simple random sample of independent, identically distributed units",
+         "If the N units of a population fall independently into cell c, each with probability q, and a simple random "
+         "sample of n <= N units is drawn independently of where they fall, the sampled units are n independent such "
+         "units: the sample count is Binomial(n, q), P(f_c = k) = C(n, k) q^k (1 - q)^{n-k}.",
+         "C. M. Cassel, C.-E. Sarndal, J. H. Wretman, Foundations of Inference in Survey Sampling (1977), Sec. 4.2 "
+         "(noninformative designs under a superpopulation model); W. Feller, An Introduction to Probability Theory "
+         "and Its Applications I, 3rd ed. (1968), VI.2.")
+_N_IID, _n_IID, _k_IID = sp.symbols("N_{iid} n_{iid} k_{iid}", integer=True, nonnegative=True)
+_q_IID = sp.Symbol("q_{iid}", positive=True)
+_P_IID = sp.Symbol("P(f_c = k)")
+cited_form("srs_of_iid_units", _P_IID, sp.binomial(_n_IID, _k_IID) * _q_IID**_k_IID * (1 - _q_IID)**(_n_IID - _k_IID),
+           conditions=(sp.Le(_n_IID, _N_IID), sp.Le(_q_IID, 1)))
+
 claim(id="ss.sample_unique_prob",
       title="Example's model (N iid units, cell probability q < 1, SRS of n <= N): Pr(f_c = 1) = n q (1 - q)^{n-1}",
       source=S3_UNIQUES, kind="identity", lhs=P_SU, rhs=_nu * q * (1 - q)**(_nu - 1),
       conditions=(sp.Le(_nu, _Nu), sp.Lt(q, 1)),
+      proof=lambda c: conclude_instance(c, "srs_of_iid_units", {_P_IID: P_SU, _N_IID: _Nu, _n_IID: _nu, _k_IID: 1,
+                                                                _q_IID: q}),
       enumeration=lambda c: exhaust(c, _unique_points(), scope=_SCOPE_U),
-      note="A simple random sample of an iid population is an iid sample of size n.")
+      note="A simple random sample of an iid population is an iid sample of size n (cited): Pr(f_c = 1) is the "
+           "Binomial(n, q) probability of 1. Also checked exactly from the two-stage model (F_c ~ Binomial(N, q), then "
+           "f_c | F_c hypergeometric) for N <= 7.")
 
 claim(id="ss.unique_proportion",
+      limitation=("The left side is a notation for a probability of the example's sampling model, which the engine "
+                  "does not represent for symbolic N and n (the closed form rests on the binomial law of F_c and the "
+                  "hypergeometric law of f_c, neither of which the statement's notation unfolds to), so it is "
+                  "evaluated exactly for N <= 7."),
       title="Example's model (N iid units, cell probability q < 1, SRS of n <= N): Pr(f_c = F_c = 1) = (n/N) N q "
             "(1 - q)^{N-1}",
       source=S3_UNIQUES, kind="identity", lhs=P_SU_PU, rhs=_nu * q * (1 - q)**(_Nu - 1),

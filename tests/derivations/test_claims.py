@@ -86,7 +86,6 @@ ARGUED = {
     "htm.r9.epsilon0": "the reduction of eps(0) to the likelihood ratios of neighbouring totals",
     "htm.r9.epsilon0_infinite": "differing supports of neighbouring totals make eps(0) infinite",
     "puff.b2.sup": "the supremum over R is at the zero R* of the decreasing function of piece 2",
-    "kr.log_below_tangent": "ln c <= c - 1 (DLMF 4.5.1): SymPy cannot decide the sign of c - 1 - ln c",
 }
 
 

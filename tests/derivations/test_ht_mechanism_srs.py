@@ -225,7 +225,7 @@ def test_result8_check_has_teeth():
 
 # -- labels and negative controls -----------------------------------------------------------------------------
 LABELS = {
-    "htm.r8.density": "CHECKED (finite scope: ",
+    "htm.r8.density": "PROVED (with citations)",
     "htm.r8.pmf_ratio": "PROVED",
     "htm.r8.ratio_decreasing": "PROVED",
     "htm.r8.support_condition": "PROVED",

@@ -257,3 +257,37 @@ def test_support_positive():
     for n in range(1, 6):
         for x in itertools.product((0, 1), repeat=n):
             assert min(brute_pmf(x, q)) > 0
+
+
+def test_quantile_claim_states_the_range_of_alpha():
+    """kr.quantile_step carries 0 < alpha <= 1 as a condition: an enumerated case at alpha = 0 (where
+    inf{y : F(y) >= 0} = -oo, F being 0 below the support) or at alpha = 5/4 (inf of the empty set, +oo) is
+    refused as outside the claim, one at alpha = 1 is inside."""
+    from derivations.engine.proofs import exhaust
+    from derivations.k_randomization import single_bit as sb
+    c = derivations.get("kr.quantile_step")
+    law = dp_pmf(3, 1, Fraction(1, 4))
+    assert cdf_at(law, -10**6) >= 0                       # every y qualifies at alpha = 0
+    assert all(cdf_at(law, y) < Fraction(5, 4) for y in range(-2, 6))   # none at alpha = 5/4
+    for alpha in (0, Fraction(5, 4)):
+        e = exhaust(c, [{sb.TAU_STEP: 0, sb.ALPHA: alpha}], scope="alpha outside (0, 1]")
+        assert not e.ok and "outside" in e.detail, alpha
+    assert exhaust(c, [{sb.TAU_STEP: 1, sb.ALPHA: 1, sb.q: Fraction(1, 4)}], scope="alpha = 1").ok
+
+
+
+def test_quantile_claim_states_the_range_of_q():
+    """kr.quantile_step carries the paper's 0 < q < 1/2: at q = 3/4, n = 3, alpha = 1/2 the quantiles
+    tau_3(0..3) are 2, 2, 1, 1 (reference: the Bernoulli programme, exact), a step of -1, and a point with
+    q = 3/4 is refused as outside the claim; every q the claim enumerates lies inside."""
+    from derivations.engine.proofs import exhaust
+    from derivations.k_randomization import common
+    from derivations.k_randomization import single_bit as sb
+    q34 = Fraction(3, 4)
+    taus = [quantile(dp_pmf(3, m, q34), Fraction(1, 2)) for m in range(4)]
+    assert taus == [2, 2, 1, 1]
+    c = derivations.get("kr.quantile_step")
+    e = exhaust(c, [{sb.TAU_STEP: taus[2] - taus[1], sb.ALPHA: Fraction(1, 2), common.q: q34}], scope="q = 3/4")
+    assert not e.ok and "outside" in e.detail
+    assert all(0 < qq < Fraction(1, 2) for qq in sb._Q_QUANT)
+    assert exhaust(c, [{sb.TAU_STEP: 1, sb.ALPHA: Fraction(1, 2), common.q: Fraction(49, 100)}], scope="q = 49/100").ok

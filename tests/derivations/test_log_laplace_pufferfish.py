@@ -64,7 +64,7 @@ EXPECTED = {
     "puff.b1.exp_cdf_zero": "PROVED (with citations)",
     **{f"puff.b13.piece{k}": "PROVED (with citations)" for k in range(1, 7)},
     "puff.b13.continuity": "PROVED",
-    "puff.b13.cases_partition": "CHECKED (finite scope: ",
+    "puff.b13.cases_partition": "PROVED",
     "puff.b13.piece1_increasing": "PROVED",
     "puff.b13.piece2_sign": "PROVED (with citations)",
     "puff.b13.g_decreasing": "PROVED",
@@ -89,7 +89,7 @@ EXPECTED = {
     "puff.s44.mc_epsilon_steps_unresolved": "PROVED (exhaustive)",
 }
 FINITE = ["puff.s44.risk_grid_epsilon", "puff.s44.risk_grid_q", "puff.s44.risk_grid_epsilon_reversed",
-          "puff.s44.mc_epsilon_steps_unresolved", "puff.b13.cases_partition"]
+          "puff.s44.mc_epsilon_steps_unresolved"]
 WITH_PROOF = [cid for cid in EXPECTED if cid not in FINITE and not cid.endswith(".printed")]
 REL_QUAD = mp.mpf(10) ** -20
 REL = mp.mpf(10) ** -25
@@ -512,3 +512,19 @@ def test_corollary_middle_line_is_a_reading_not_an_erratum():
         first = _laplace_cdf(mp.log(mp.mpf(16) / 15), mp.mpf(1) / 4)
         middle = 1 - mp.exp(-mp.log(1) / (mp.mpf(1) / 4)) / 2
         assert abs(first - (1 - (mp.mpf(15) / 16) ** 4 / 2)) < 1e-25 and middle == mp.mpf(1) / 2
+
+
+def test_reading_of_the_dp_definition_against_the_source():
+    """puff.reading.dp_definition_rhs: the source prints P(\\mathcal{D'} in W) on the right of (2.1.1) and
+    P(\\mathcal{M}(D) in W) on the left (reference: the source text, where present)."""
+    import os
+    from pathlib import Path
+    r = next(r for r in derivations.readings() if r.id == "puff.reading.dp_definition_rhs")
+    assert "M(D') in W" in r.reading and "D' in W" in r.printed and r.claims == ()
+    seeds = Path(os.environ.get("DPDERIVE_SEEDS") or Path(__file__).resolve().parents[3] / "shared" / "seeds")
+    doc = seeds / "004_005a37d6f70bd1b7.txt"
+    if not doc.is_file():
+        pytest.skip(f"the source documents are not in {seeds} (set DPDERIVE_SEEDS)")
+    line = next(ln for ln in doc.read_text().splitlines() if "tag{2.1.1}" in ln)
+    assert r"P(\mathcal{M}(D)\in W)" in line and r"P(\mathcal{D'}\in W)" in line
+

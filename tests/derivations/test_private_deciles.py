@@ -23,12 +23,13 @@ from _labels import assert_label, changed_verdict
 
 PROVED = ["pd.def.events_from_outputs", "pd.at.substitution_threshold", "pd.at.substitution_query",
           "pd.at.monotone_noise", "pd.at.monotone_noise_below", "pd.hm.laplace_tail", "pd.hm.threshold_tail",
-          "pd.hm.query_tail", "pd.hm.accuracy_reduction", "pd.hm.complexity", "pd.normal.deciles"]
+          "pd.hm.query_tail", "pd.hm.accuracy_reduction", "pd.hm.complexity", "pd.normal.deciles",
+          "pd.normal.theorem", "pd.hm.composition"]
 CITED = ["pd.at.laplace_shift", "pd.at.laplace_shift_reverse", "pd.at.max_shift", "pd.at.exponent_budget",
-         "pd.at.epsilon_dp", "pd.at.output_minus_one", "pd.hm.composition", "pd.hm.accuracy_lemma",
+         "pd.at.epsilon_dp", "pd.at.output_minus_one", "pd.hm.accuracy_lemma",
          "pd.isens.epsilon_dp", "pd.unif.empirical_decile", "pd.normal.empirical_decile"]
 CHECKED = ["pd.at.output_law", "pd.unif.interval_counts", "pd.unif.theorem", "pd.normal.interval_counts",
-           "pd.normal.theorem", "pd.isens.length", "pd.isens.sample_monotone"]
+           "pd.isens.length", "pd.isens.sample_monotone"]
 REFUTED = ["pd.unif.empirical_decile_printed", "pd.normal.empirical_decile_printed"]
 
 
@@ -180,3 +181,134 @@ def test_finding_the_constant_is_approached_with_four_queries():
         loss = _loss(y, [41, 41, 41, -41], 2, 4)
         assert abs(loss - mp.mpf("0.9774256779637902")) < 1e-9 and loss < 1
     assert "0.977, 0.994 and 0.997 at B = 40" in {f.id: f.text for f in derivations.findings()}["pd.finding.at_bound_tight"]
+
+
+# -- composition, the normaliser of Théorème 3.1.0.1, Section 3.2 -------------------------------------------------
+def test_composition_needs_its_per_call_budget():
+    """Negative control on the conditions: with each call at eps/8 instead of eps/9 the nine add up to 9 eps/8 and
+    pd.hm.composition's routine must not prove the bound eps."""
+    import dataclasses
+    c = derivations.get("pd.hm.composition")
+    eps = sp.Symbol("epsilon", positive=True)
+    looser = tuple(sp.Le(cnd.lhs, eps / 8) for cnd in c.conditions)
+    assert len(looser) == 9 and all(cnd.rhs == eps / 9 for cnd in c.conditions)
+    v = verify_inline(dataclasses.replace(c, id="pd.hm.composition.looser", conditions=looser))
+    assert not v.proved
+
+
+def test_composition_of_nine_randomised_responses_is_exactly_eps():
+    """Reference: nine independent binary randomised responses, each eps/9-DP (keep with probability
+    e^{eps/9}/(1 + e^{eps/9})), on neighbouring inputs 0 and 1: the joint law by enumerating all 2^9 outputs
+    (mpmath, 30 digits); the largest log-ratio is eps, attained, never exceeded."""
+    import itertools
+    with mp.workdps(30):
+        eps = mp.mpf("0.7")
+        keep = mp.exp(eps / 9) / (1 + mp.exp(eps / 9))
+        worst = max(sum(mp.log(keep if o == 0 else 1 - keep) - mp.log(keep if o == 1 else 1 - keep) for o in out)
+                    for out in itertools.product((0, 1), repeat=9))
+        assert abs(worst - eps) < mp.mpf(10) ** -25
+
+
+def test_inverse_sensitivity_normaliser_hypothesis_is_shown():
+    c = derivations.get("pd.isens.epsilon_dp")
+    real = dict(c.hypotheses())["real"]
+    assert {str(s) for s in real} == {r"\ln Z(x)", r"\ln Z(x')"}
+    assert "0 < Z(x), Z(x') < oo" in c.title
+
+
+def test_inverse_sensitivity_density_ratio_on_a_finite_grid():
+    """Théorème 3.1.0.1 where its hypothesis holds (T = {0, 1, 2, 3}, mu the counting measure, so 0 < Z < oo):
+    the density of the rho-smooth mechanism at every t is at most e^eps times that of every neighbour, databases of
+    1 to 3 entries. Reference: brute-force lengths, densities in mpmath at 30 digits."""
+    import itertools
+    from derivations.private_deciles import inverse_sensitivity as isens
+    grid = isens._UNIVERSE
+    with mp.workdps(30):
+        eps = mp.mpf(1)
+
+        def density(x, rho):
+            w = [mp.exp(-isens._smooth_length(x, t, rho) * eps / 2) for t in grid]
+            return [wi / mp.fsum(w) for wi in w]
+
+        worst = mp.mpf(0)
+        for rho in (0, 1):
+            for size in (1, 2, 3):
+                for x in itertools.product(grid, repeat=size):
+                    dx = density(x, rho)
+                    for pos, val in itertools.product(range(size), grid):
+                        dxp = density(x[:pos] + (val,) + x[pos + 1:], rho)
+                        worst = max(worst, max(mp.log(a / b) for a, b in zip(dx, dxp)))
+        assert 0 < worst <= eps
+
+
+def test_section_3_2_states_no_result():
+    """pd.finding.quasi_optimality_missing, against the source text: between the heading of Section 3.2 and the
+    appendix there is one definition and no theorem, lemma, proposition or corollary."""
+    import os
+    from pathlib import Path
+    seeds = Path(os.environ.get("DPDERIVE_SEEDS") or Path(__file__).resolve().parents[3] / "shared" / "seeds")
+    if not (seeds / "001_1dd3d7af6edcb71d.txt").is_file():
+        pytest.skip(f"the source documents are not in {seeds} (set DPDERIVE_SEEDS)")
+    text = (seeds / "001_1dd3d7af6edcb71d.txt").read_text()
+    start = text.index("3.2 Quasi-optimalit", text.index("Théorème 3.1.0.1"))
+    section = text[start:text.index("A HistogramMethod", start)]
+    assert "Définition 3.2.0.1" in section
+    assert not any(word in section for word in ("Théorème", "Lemme", "Proposition", "Corollaire"))
+    assert "pd.finding.quasi_optimality_missing" in {f.id for f in derivations.findings()}
+
+
+
+def _seed_001():
+    import os
+    from pathlib import Path
+    seeds = Path(os.environ.get("DPDERIVE_SEEDS") or Path(__file__).resolve().parents[3] / "shared" / "seeds")
+    if not (seeds / "001_1dd3d7af6edcb71d.txt").is_file():
+        pytest.skip(f"the source documents are not in {seeds} (set DPDERIVE_SEEDS)")
+    return (seeds / "001_1dd3d7af6edcb71d.txt").read_text()
+
+
+def test_isens_len_reading_and_denominator_slip_against_the_source():
+    """pd.reading.isens_len and pd.finding.isens_denominator, against the source text: every density of Section
+    3.1 prints the operator \\ln where Définitions 3.1.0.1 and 3.1.0.3 define len; the proof's third line has
+    x' in its numerator and x in its denominator, while the line before has x' in both."""
+    text = _seed_001()
+    sec = text[text.index("3.1 Présentation du mécanisme"):text.index("3.2 Quasi-optimalit")]
+    assert r"\operatorname{len}_{f}(x,t) = \inf" in sec and r"\operatorname{len}_{f}^{\rho}" in sec
+    assert sec.count(r"\ln_f") + sec.count(r"\ln^{\rho}_{f}") >= 8          # 'len' printed as \ln throughout
+    lines = [ln for ln in sec.splitlines() if r"\int_{\mathcal{S}}" in ln]
+    before, third = lines[1], lines[2]
+    assert r"(x',t)-1" in before and r"(x',s)+1" in before                 # the bound by the lengths of x'
+    assert r"\ln^{\rho}_{f}(x',t)" in third and r"\ln^{\rho}_{f}(x,s)" in third   # x in the denominator: the slip
+    readings = {r.id: r for r in derivations.readings()}
+    findings = {f.id: f for f in derivations.findings()}
+    assert "pd.reading.isens_len" in readings and "pd.reading.isens_denominator" not in readings
+    assert findings["pd.finding.isens_denominator"].claims == ("pd.isens.epsilon_dp",)
+
+
+def test_isens_claim_states_measurability_in_its_title():
+    c = derivations.get("pd.isens.epsilon_dp")
+    assert "mu-measurable" in c.title and "0 < Z(x), Z(x') < oo" in c.title
+
+
+def test_composition_states_its_hypotheses_and_the_threshold_needs_equal_sizes():
+    """pd.hm.composition names independent noise, non-adaptive queries and neighbours of equal size. Reference,
+    exact fractions over every database of 1 to 4 entries in {0, 1, 2} and every grid point g in {1, 2}: the
+    threshold T = d n/10 is the same for same-size neighbours, so q - T moves by the count's change (at most 1);
+    for add/remove neighbours T itself moves by d/10 and f - T by at most 9/10."""
+    import itertools
+    title = derivations.get("pd.hm.composition").title
+    assert "independent noise" in title and "fixed in advance" in title and "same size" in title
+    worst_same, worst_addrem, moved_t = Fraction(0), Fraction(0), False
+    for size in range(1, 5):
+        for x in itertools.product(range(3), repeat=size):
+            for d_, g in itertools.product(range(1, 10), (1, 2)):
+                def shifted(y):
+                    return sum(v < g for v in y) - Fraction(d_ * len(y), 10)
+                for pos, v in itertools.product(range(size), range(3)):        # same size: one entry replaced
+                    y = x[:pos] + (v,) + x[pos + 1:]
+                    worst_same = max(worst_same, abs(shifted(x) - shifted(y)))
+                for v in range(3):                                             # one entry added
+                    y = x + (v,)
+                    moved_t |= Fraction(d_ * len(y), 10) != Fraction(d_ * size, 10)
+                    worst_addrem = max(worst_addrem, abs(shifted(x) - shifted(y)))
+    assert worst_same == 1 and moved_t and worst_addrem == Fraction(9, 10)

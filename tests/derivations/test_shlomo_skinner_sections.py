@@ -20,13 +20,15 @@ PROVED = ["ss.loglinear_score", "ss.loglinear_score_mu", "ss.tau1", "ss.tau2", "
           "ss.bernoulli_pmf_normalised", "ss.bernoulli_pmf_normalised_high", "ss.sampling_not_dp_srs",
           "ss.sampling_not_dp_bernoulli", "ss.cm_threshold", "ss.cm_threshold_cells", "ss.average_cell_size",
           "ss.record_ratio", "ss.sensitivity", "ss.swap_matrix_column", "ss.swap_dp_fails", "ss.not_bad_neighbour_law",
-          "ss.pram_invariance_columns"]
-CHECKED = ["ss.srs_pmf", "ss.bernoulli_pmf", "ss.sample_unique_prob", "ss.unique_proportion",
-           "ss.misclassification_epsilon", "ss.finite_epsilon_rows", "ss.released_count_pmf_enumerated",
+          "ss.pram_invariance_columns", "ss.finite_epsilon_positive_rows", "ss.bad_outcome_neighbour",
+          "ss.finite_epsilon_rows", "ss.finite_epsilon_mixed_row"]
+CITED = ["ss.srs_pmf", "ss.bernoulli_pmf", "ss.sample_unique_prob"]
+CHECKED = ["ss.unique_proportion",
+           "ss.misclassification_epsilon", "ss.released_count_pmf_enumerated",
            "ss.not_bad_feasible_hall", "ss.recoding_not_dp", "ss.record_profile", "ss.structural_floor",
            "ss.sampled_pram", "ss.sampled_pram_epsilon"]
 ERRATA = {"ss.loglinear_score_model", "ss.released_count_pmf", "ss.not_bad_feasible",
-          "ss.swap_matrix", "ss.swap_dp", "ss.pram_invariance"}
+          "ss.swap_matrix", "ss.swap_dp", "ss.pram_invariance", "ss.finite_epsilon", "ss.bad_outcome"}
 
 
 @pytest.mark.parametrize("cid", PROVED)
@@ -34,6 +36,14 @@ def test_proved(all_verdicts, cid):
     # the changed statement of each (rhs -> 2 rhs + 1, or the relation reversed) is verified by the
     # negative controls of tests/derivations/test_negative_controls.py
     assert all_verdicts[cid].label == "PROVED"
+
+
+@pytest.mark.parametrize("cid", CITED)
+def test_cited_laws_and_a_changed_statement_is_not(all_verdicts, cid):
+    """The laws of the sample counts are instances of the cited laws (multivariate hypergeometric, Bernoulli, a
+    simple random sample of iid units)."""
+    assert all_verdicts[cid].label == "PROVED (with citations)"
+    assert not verify_inline(derivations.get(cid).mutated()).ok
 
 
 @pytest.mark.parametrize("cid", CHECKED)
@@ -144,3 +154,208 @@ def test_pram_invariance_counterexample():
     v = sp.Matrix([[sp.Rational(1, 2), sp.Rational(1, 2)]])
     assert v * M == v                                   # the printed condition holds ...
     assert (M * v.T).T == sp.Matrix([[sp.Rational(3, 4), sp.Rational(1, 4)]])   # ... yet E[f~/n] != v
+
+
+# -- Section 4: finite epsilon, bad outcomes, structural zeros (labelled outcomes, written here) ---------------
+def _compositions(n, k):
+    if k == 1:
+        yield (n,)
+        return
+    for first in range(n + 1):
+        for rest in _compositions(n - first, k - 1):
+            yield (first,) + rest
+
+
+def _moves(f):
+    """Every neighbour of the count vector f: one record moved from an occupied category to another."""
+    for j, fj in enumerate(f):
+        for l in range(len(f)):
+            if fj and l != j:
+                g = list(f)
+                g[j] -= 1
+                g[l] += 1
+                yield tuple(g)
+
+
+def _largest_ratio(M, n):
+    """max of Pr[f~ | f1] / Pr[f~ | f2] over neighbours f1, f2 of n records and possible outcomes (None: +oo)."""
+    k, best = len(M[0]), Fraction(0)
+    for f1 in _compositions(n, k):
+        for ft in _compositions(n, len(M)):
+            p1 = _pr_table(M, f1, ft)
+            if p1:
+                for f2 in _moves(f1):
+                    p2 = _pr_table(M, f2, ft)
+                    if not p2:
+                        return None
+                    best = max(best, p1 / p2)
+    return best
+
+
+def _bad_rows(M, f1, ft):
+    """The rows j~ at which f~ is bad for f^(1) by the printed definition: f~_j~ = n - sum_{M[j~, j] = 0} f_j."""
+    n = sum(f1)
+    return [jt for jt in range(len(M)) if ft[jt] == n - sum(f1[j] for j in range(len(f1)) if M[jt][j] == 0)]
+
+
+def test_finite_epsilon_counterexample_and_illustration_by_enumeration():
+    """ss.finite_epsilon: a row of zeros leaves epsilon finite (reference: labelled outcomes, n = 1, 2, 3)."""
+    recode = [[1, 1, 1], [0, 0, 0], [0, 0, 0]]
+    h, q = Fraction(1, 2), Fraction(1, 4)
+    pram = [[h, q, 1 - q], [h, 1 - q, q], [0, 0, 0]]
+    for n in (1, 2, 3):
+        assert _largest_ratio(recode, n) == 1            # 0-DP although M has zeros
+        assert _largest_ratio(pram, n) == 3              # epsilon = ln 3 = ln(3/4) - ln(1/4), row 2
+    # a zero next to a positive entry in a row makes it infinite (the direction the paper's argument covers)
+    assert _largest_ratio([[1, h, 0], [0, h, 0], [0, 0, 1]], 1) is None
+    e = next(x for x in derivations.errata() if x.id == "ss.finite_epsilon")
+    assert e.printed.counterexample[sp.Symbol("M_{31}", nonnegative=True)] == 0
+
+
+def test_finite_epsilon_iff_no_mixed_row_on_3x3_zero_patterns():
+    """Over every zero pattern of a 3 x 3 column-stochastic matrix (positive entries unequal within a column, so
+    that ratios differ from 1), n = 1: epsilon is finite exactly when no row has both a zero and a positive
+    entry, and 'every element positive' misses the patterns with a row of zeros."""
+    differ = 0
+    for support in itertools.product([s for r in (1, 2, 3) for s in itertools.combinations(range(3), r)], repeat=3):
+        M = [[Fraction(0)] * 3 for _ in range(3)]
+        for j, rows in enumerate(support):
+            weights = [Fraction(i + 1) for i in range(len(rows))]
+            for w, r in zip(weights, rows):
+                M[r][j] = w / sum(weights)
+        mixed = any(any(m == 0 for m in row) and any(m > 0 for m in row) for row in M)
+        finite = _largest_ratio(M, 1) is not None
+        assert finite == (not mixed), M
+        differ += finite != all(m > 0 for row in M for m in row)
+    # no mixed row: the positive rows R are the same for every column, R non-empty; R a proper subset: 6 patterns
+    assert differ == 6
+
+
+def test_bad_outcome_witness_by_enumeration():
+    """ss.bad_outcome: M = [[1, 1/2], [0, 1/2]], f1 = (2, 0), f~ = (2, 0) is bad, yet positive under every
+    database of two records, with largest neighbour ratio 2 (reference: labelled outcomes)."""
+    h = Fraction(1, 2)
+    M = [[1, h], [0, h]]
+    assert _bad_rows(M, (2, 0), (2, 0)) == [0, 1]
+    assert [_pr_table(M, f, (2, 0)) for f in ((2, 0), (1, 1), (0, 2))] == [1, h, h * h]
+    ratios = [_pr_table(M, f1, (2, 0)) / _pr_table(M, f2, (2, 0)) for f1 in ((2, 0), (1, 1), (0, 2))
+              for f2 in _moves(f1)]
+    assert max(ratios) == 2
+    # the constant release: bad at j~ = 2 with A_2 = {1, 2} non-empty, and 0-DP
+    assert _bad_rows([[1, 1], [0, 0]], (2, 0), (2, 0)) == [0, 1]
+    assert _largest_ratio([[1, 1], [0, 0]], 2) == 1
+
+
+def test_bad_outcome_corrected_conditions_by_enumeration():
+    """Every 3 x 3 zero pattern, n <= 3: a bad outcome at a row j~ with A_j~ non-empty and f~_j~ >= 1 has a
+    neighbour under which it is impossible (the corrected statement); without those two conditions some bad
+    outcomes have none (the printed statement fails). Reference: labelled outcomes."""
+    corrected_fails = printed_fails = 0
+    for support in itertools.product([s for r in (1, 2, 3) for s in itertools.combinations(range(3), r)], repeat=3):
+        M = [[Fraction(1, len(support[j])) if r in support[j] else Fraction(0) for j in range(3)] for r in range(3)]
+        for n in (1, 2, 3):
+            for f1 in _compositions(n, 3):
+                for ft in _compositions(n, 3):
+                    if not _pr_table(M, f1, ft):
+                        continue
+                    rows = _bad_rows(M, f1, ft)
+                    if not rows:
+                        continue
+                    blocked = any(_pr_table(M, f2, ft) == 0 for f2 in _moves(f1))
+                    printed_fails += not blocked
+                    if any(ft[jt] >= 1 and any(M[jt][j] == 0 for j in range(3)) for jt in rows):
+                        corrected_fails += not blocked
+    assert corrected_fails == 0
+    assert printed_fails > 0
+
+
+def test_bad_outcome_counterexample_must_lie_inside_the_definition():
+    """Negative control: the printed claim's counterexample moved to a = 0 (f~ = (2, 0) impossible under f1,
+    so not an outcome 'which could arise from f^(1)') is refused as outside the claim."""
+    import dataclasses
+    c = derivations.get("ss.bad_outcome.printed")
+    a_, b_ = sp.symbols("a b", nonnegative=True)
+    moved = dataclasses.replace(c, id="ss.bad_outcome.printed.moved", counterexample={a_: 0, b_: sp.Rational(1, 2)})
+    v = verify_inline(moved)
+    assert not v.ok and "outside" in v.checks[0].detail
+
+
+def test_structural_zeros_finding_points_to_the_corrections():
+    f = {x.id: x for x in derivations.findings()}["ss.finding.structural_zeros"]
+    assert set(f.claims) == {"ss.finite_epsilon_positive_rows", "ss.structural_floor"}
+    assert "not applicable" in f.text
+
+
+
+# -- the amendments of the review: readings of 'bad', the k = 4 'not bad' case, the converse of finite epsilon -----
+def test_bad_outcome_erratum_names_its_two_readings():
+    """ss.bad_outcome rests on two readings of the printed definition (f~^(1) read f^(1), A_j read A_j~); the
+    erratum names both, and its explanation says the slip does not harm the (epsilon, delta) conclusion."""
+    e = next(x for x in derivations.errata() if x.id == "ss.bad_outcome")
+    readings = {r.id: r for r in derivations.readings()}
+    assert set(e.readings) == {"ss.reading.bad_arise_from", "ss.reading.bad_index"}
+    for rid in e.readings:
+        assert readings[rid].claims == ("ss.bad_outcome.printed",)
+    assert "f~^(1)" in readings["ss.reading.bad_arise_from"].printed
+    assert "A_j =" in readings["ss.reading.bad_index"].printed
+    assert "does not harm the paper's (epsilon, delta) conclusion" in e.explanation
+
+
+def test_not_bad_sentence_fails_at_k_4_by_enumeration():
+    """'If the outcome is not bad and |f^(1) - f^(2)| = 2 then Pr[f~ | f^(2)] != 0' (the sentence of the erratum
+    ss.not_bad_feasible) fails also where no single column is blocked: k = 4, true categories {1, 2} released
+    uniformly in {1, 2}, {3, 4} uniformly in {3, 4}; f^(1) = f~ = (1, 1, 1, 1) has probability 1/4 and is not
+    bad (f~_j~ = 1 < 2 = n - sum_{A_j~} f_j for every j~), yet the neighbour (0, 1, 2, 1) gives it probability 0
+    (reference: labelled outcomes, exact)."""
+    h = Fraction(1, 2)
+    M = [[h, h, 0, 0], [h, h, 0, 0], [0, 0, h, h], [0, 0, h, h]]
+    assert all(sum(M[r][c] for r in range(4)) == 1 for c in range(4))
+    f1 = ft = (1, 1, 1, 1)
+    assert _pr_table(M, f1, ft) == Fraction(1, 4)
+    assert _bad_rows(M, f1, ft) == []
+    blocked = [f2 for f2 in _moves(f1) if _pr_table(M, f2, ft) == 0]
+    assert (0, 1, 2, 1) in blocked and len(blocked) == 8          # every move across the two blocks
+    assert "ss.not_bad_feasible" in {x.id for x in derivations.errata()}
+
+
+def test_finite_epsilon_counterexample_is_the_non_degenerate_matrix():
+    """The printed claim's counterexample is M = [[1/2, 1/4, 3/4], [1/2, 3/4, 1/4], [0, 0, 0]]; rebuilt from the
+    registered point, its largest neighbour ratio is 3 (epsilon = ln 3) for n = 1, 2, 3, although M has zeros
+    (reference: labelled outcomes)."""
+    e = next(x for x in derivations.errata() if x.id == "ss.finite_epsilon")
+    cx = e.printed.counterexample
+    M = [[Fraction(str(cx[sp.Symbol(f"M_{{{r}{c}}}", nonnegative=True)])) for c in (1, 2, 3)] for r in (1, 2, 3)]
+    assert M == [[Fraction(1, 2), Fraction(1, 4), Fraction(3, 4)], [Fraction(1, 2), Fraction(3, 4), Fraction(1, 4)],
+                 [0, 0, 0]]
+    assert e.printed.illustration is None
+    for n in (1, 2, 3):
+        assert _largest_ratio(M, n) == 3
+    assert "recoding with a = k" not in e.explanation and "undefined on a row of zeros" in e.explanation
+
+
+def test_finite_epsilon_converse_construction_by_enumeration():
+    """ss.finite_epsilon_mixed_row: for every 3 x 3 zero pattern (positive entries unequal in a column), every row
+    j~ with M[j~, j] = 0 < M[j~, j'] and n = 1, 2, 3: f~ = n e_j~ has probability M[j~, j']^n under n e_j' and 0
+    under (n - 1) e_j' + e_j (reference: labelled outcomes)."""
+    cases = 0
+    for support in itertools.product([s for r in (1, 2, 3) for s in itertools.combinations(range(3), r)], repeat=3):
+        M = [[Fraction(0)] * 3 for _ in range(3)]
+        for j, rows in enumerate(support):
+            for i, r in enumerate(rows):
+                M[r][j] = Fraction(i + 1, sum(range(1, len(rows) + 1)))
+        for jt, j, jp in itertools.product(range(3), repeat=3):
+            if M[jt][j] == 0 < M[jt][jp]:
+                for n in (1, 2, 3):
+                    ft = tuple(n if c == jt else 0 for c in range(3))
+                    f1 = tuple(n if c == jp else 0 for c in range(3))
+                    f2 = tuple(f1[c] - (c == jp) + (c == j) for c in range(3))
+                    assert _pr_table(M, f1, ft) == M[jt][jp] ** n > 0
+                    assert _pr_table(M, f2, ft) == 0
+                    cases += 1
+    assert cases > 0
+
+
+def test_structural_zeros_finding_carries_the_strengthening_and_the_caveat():
+    f = {x.id: x for x in derivations.findings()}["ss.finding.structural_zeros"]
+    assert "column of M equal to another column" in f.text and "full universe" in f.text
+    assert "age is released unperturbed" in f.text
