@@ -1,7 +1,7 @@
 """The exact epsilon of aggregated randomized response (k-randomization (003), Section 3: the
 'TODO: max value of ratio'), delta = 1e-6, eps0 = ln(p/q) in {0.5, 1, 2, 4}.
 
-1. Timing of the certified branch and bound (``aggregated_search``) against the full scan over every
+1. CPU time of the certified branch and bound (``aggregated_search``) against the full scan over every
    k with the same per-k routine, n = 10^4 .. 10^8.  The branch and bound is run to completion where
    its evaluations fit the budget (measured); otherwise it is stopped after a fixed number of
    evaluations, which still gives a certified bracket, and its complete time is extrapolated from the
@@ -12,7 +12,14 @@
    was stopped), the Feldman-McMillan-Talwar clone bound computed exactly (``fmt_clone_bound``), the
    values quoted for it, and the ratio exact / FMT.
 
-Run:  python benchmarks/bench_shuffle_rr.py [--quick]
+3. (the default) The grid n = 10^6, 10^7, 10^8, eps0 = 0.5, 1, 2, 4, delta = 1e-6, in CPU time
+   (process time): the complete search at n = 10^6 (its worst k, and how far the value at k = n - 1, every
+   other record equal, lies below the maximum), the search stopped at rtol = 1e-3 (or at its CPU budget)
+   at every n with the relative width of its certified bracket, and the Feldman-McMillan-Talwar bound
+   evaluated in the same run, as ratios (epsilon / FMT's epsilon, CPU / FMT's CPU); the published values
+   of Wang et al. (VLDB 2024) where the grid meets them.
+
+Run:  python benchmarks/bench_shuffle_rr.py [--quick] [--scaling] [--budget SECONDS]
 """
 from __future__ import annotations
 
@@ -22,11 +29,12 @@ import time
 
 import numpy as np
 
-from numeric import aggregated_search, fmt_clone_bound
+from numeric import aggregated_epsilon, aggregated_search, fmt_clone_bound
 from numeric import shuffle_rr as sr
 
 DELTA = 1e-6
 QUOTED = {(10**6, 4.0): 0.0501, (10**5, 2.0): 0.0452, (10**4, 1.0): 0.0550}
+WANG = {(10**6, 4.0): 0.0343, (10**5, 2.0): 0.0332, (10**4, 1.0): 0.0432}     # Wang et al. 2024, printed
 
 
 def q_of(eps0):
@@ -39,24 +47,75 @@ def per_k_seconds(n, q, reps=30, seed=0):
     lt = -math.log(DELTA) + sr._L_MARGIN
     p = 1.0 - q
     ks = rng.integers(0, n, reps)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for k in ks:
         sr._eps_k(sr._Tails(n - 1, int(k), q, lt), p, q, DELTA)
-    return (time.perf_counter() - t0) / reps
+    return (time.process_time() - t0) / reps
 
 
 def full_scan_seconds(n, q):
     lt = -math.log(DELTA) + sr._L_MARGIN
     p = 1.0 - q
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     best = max(sr._eps_k(sr._Tails(n - 1, k, q, lt), p, q, DELTA) for k in range(n))
-    return time.perf_counter() - t0, best
+    return time.process_time() - t0, best
+
+
+def cpu(f, *a, **kw):
+    t0 = time.process_time()
+    v = f(*a, **kw)
+    return v, time.process_time() - t0
+
+
+def value_at_last_k(n, q):
+    """The certified value (upper, lower) at k = n - 1: every other record equal to the changed one's new value."""
+    lt = -math.log(DELTA) + sr._L_MARGIN
+    return sr._eps_k_bracket(sr._Tails(n - 1, n - 1, q, lt), 1.0 - q, q, DELTA)
+
+
+def grid(ns, eps0s, budget, complete_max):
+    aggregated_epsilon(1000, q_of(1.0), DELTA)           # imports and caches outside the measured calls
+    fmt_clone_bound(1000, 1.0, DELTA)
+    print("== 3. the grid, delta = 1e-6, CPU seconds (process time); FMT = Feldman-McMillan-Talwar evaluated "
+          "exactly in this run ==")
+    print(f"{'n':>9} {'eps0':>4} | {'complete: CPU s':>15} {'evals':>6} {'worst k':>10} {'n-1-k':>6} "
+          f"{'excess over n-1':>17} | {'rtol=1e-3: CPU s':>16} {'evals':>6} {'width':>8} {'done':>4} "
+          f"{'eps (upper)':>12} | {'FMT eps':>10} {'FMT CPU s':>9} | {'eps/FMT':>7} {'CPU/FMT':>7} {'Wang':>6}")
+    for n in ns:
+        for e0 in eps0s:
+            q = q_of(e0)
+            full = "-"
+            if n <= complete_max:
+                r, t = cpu(aggregated_epsilon, n, q, DELTA, cpu_budget=budget)
+                up_last, lo_last = value_at_last_k(n, q)
+                # the maximum's relative excess over the value at k = n - 1, bracketed by the certified ends
+                gap = f"{max((r.lower - up_last) / r.upper, 0.0):.1e}..{(r.upper - lo_last) / r.upper:.1e}"
+                full = (f"{t:>15.3g} {r.evaluations:>6} {r.worst_k:>10} {n - 1 - r.worst_k:>6} "
+                        f"{gap:>17}" + ("" if r.complete else " (budget)"))
+            else:
+                full = f"{'':>15} {'':>6} {'':>10} {'':>6} {'':>17}"
+            c, tc = cpu(aggregated_epsilon, n, q, DELTA, rtol=1e-3, cpu_budget=budget)
+            width = (c.upper - c.lower) / c.upper
+            f, tf = cpu(fmt_clone_bound, n, e0, DELTA)
+            wang = WANG.get((n, e0))
+            print(f"{n:>9.0e} {e0:>4} | {full} | {tc:>16.3g} {c.evaluations:>6} {width:>8.2e} "
+                  f"{'yes' if width <= 1e-3 else 'no':>4} {c.upper:>12.6g} | {f:>10.6g} {tf:>9.3g} | "
+                  f"{c.upper / f:>7.3f} {tc / tf:>7.2f} {wang if wang else '':>6}", flush=True)
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="n <= 10^5, eps0 in {1, 4}, small budgets")
+    ap.add_argument("--scaling", action="store_true", help="sections 1 and 2 (the growth of the search, "
+                                                          "n = 10^2 .. 10^8) instead of the grid")
+    ap.add_argument("--budget", type=float, default=60.0, help="CPU seconds per search in the grid")
     args = ap.parse_args()
+    if not args.scaling:
+        if args.quick:
+            grid([10**5, 10**6], [1.0, 4.0], args.budget, 10**5)
+        else:
+            grid([10**6, 10**7, 10**8], [0.5, 1.0, 2.0, 4.0], args.budget, 10**6)
+        return
     eps0s = [1.0, 4.0] if args.quick else [0.5, 1.0, 2.0, 4.0]
     top = 5 if args.quick else 8
     budget = 1500 if not args.quick else 300          # evaluations of a stopped search

@@ -39,6 +39,19 @@ before rounding up by ``np.nextafter``.  The excess over the exact value is at m
 a direct or exponentially tilted FFT convolution), checked in the tests against the recurrence of
 ``numeric.krandomization._count_window`` and against mpmath.
 
+The pure epsilon ln(p/q) enters through the two floats around its exact value (decided in mpmath), and
+p - e^eps q through eps - ln(p/q) with expm1: as q -> 1/2, where ln(p/q) -> 0, the logarithm of the
+rounded ratio p/q would be off by 1e-16 absolute, i.e. by a relative 1e-10 at q = 1/2 - 1e-7 (and, below
+it, a delta of 1e-18 was once reported as 0).  Per k, the threshold form is bounded above and below at
+every threshold of the window; no location of the maximiser is relied on.
+
+*Stopping early.*  The search may stop at a relative width ``rtol`` of its certified bracket or at a budget
+of CPU time (process time; 20 s by default for :func:`aggregated_epsilon` and :func:`aggregated_profile`):
+the value returned is then the upper end of the bracket (certified, never below the exact value), and
+:func:`aggregated_epsilon` says so in the attributes of its :class:`AggregatedEpsilon` (a float carrying
+``lower``, ``upper``, ``worst_k``, ``evaluations``, ``complete``).  n is at most 10^10 (one evaluation at
+10^10 handles a window of about 10^6 points).
+
 *Pure epsilon* (``kr.agg.pure_epsilon``): delta = 0 for eps >= L ln(p/q) and epsilon(0) = L ln(p/q)
 for every n.
 
@@ -49,6 +62,7 @@ FOCS 2021, arXiv 2012.12803) for an L ln(p/q)-LDP randomizer, an upper bound by 
 """
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import math
@@ -61,7 +75,8 @@ from ._common import as_float, count, fail, memory_for, provenance, require, sca
 
 __all__ = ["aggregated_profile", "aggregated_epsilon", "aggregated_search", "fmt_clone_bound"]
 
-_MAX_N = 10**12                # records (counts stay exact in double precision, windows stay small)
+_MAX_N = 10**10                # records: one evaluation at 10^10 is a window of ~10^6 points (about 1 s of CPU)
+_CPU_BUDGET = 20.0             # default CPU seconds of aggregated_epsilon and aggregated_profile
 _ETA = 1e-8                    # bound on the relative error of the window pmf used for the safe side
 _U = 2.0**-52
 _L_PROFILE = 100.0             # the window of aggregated_profile leaves out at most e^-100
@@ -188,37 +203,54 @@ def _own_window(N: int, k: int, q: float, log_tail: float):
     return lo, lp, (math.log(outside) if outside > 0 else -math.inf), eta
 
 
+def _fft_size(size):
+    """The smallest of 2^m and 3 2^(m-1) at least ``size``: a few prepared sizes, so that the FFT plans
+    (cached by scipy.fft for recent sizes; planning a new size costs far more than the transform) are
+    reused across the evaluations of a search."""
+    m = max(1, (size - 1).bit_length())
+    return 3 << (m - 2) if m >= 2 and 3 << (m - 2) >= size else 1 << m
+
+
+_BLOCK_SD = 10.0               # width of a block of _tilted_convolve in standard deviations of B
+
+
 def _tilted_convolve(xa, ya, start, lo, hi, var):
     """The convolution of xa and ya (index 0 of the result is ``start``) on [lo, hi], by FFT
     with exponential tilting: for a tilt theta the FFT's absolute error is ~u max(tilted values), so
-    each block of 6 standard deviations is taken from a tilt centred on it (relative error
-    ~u log2(size) e^{(3 sd)^2 / (2 sd^2)} ~ 1e-13 there; measured against the recurrence of
-    numeric.krandomization: below 1e-10)."""
-    from scipy.signal import fftconvolve
+    [lo, hi] is cut into equal blocks of at most _BLOCK_SD standard deviations, each taken from a tilt
+    centred on it (relative error ~u log2(size) e^{(5 sd)^2 / (2 sd^2)} ~ 1e-10 there for a normal
+    shape; measured against the recurrence of numeric.krandomization and against mpmath: below 1e-9,
+    tests).  One real FFT of a prepared size (:func:`_fft_size`) per component and block; the
+    search window of aggregated_epsilon (about 9.4 sd) is one block."""
+    from scipy import fft as sfft
 
     sd = math.sqrt(max(var, 1.0))
     out = np.zeros(hi - lo + 1)
-    jx, jy = np.arange(xa.size), np.arange(ya.size)
+    jx, jy = np.arange(xa.size, dtype=float), np.arange(ya.size, dtype=float)
     lxa, lya = np.log(xa), np.log(ya)
-    mu_x = float(np.sum(jx * xa) / np.sum(xa))
+    mu_x = float(np.sum(jx * xa) / np.sum(xa))      # (not np.dot: a threaded BLAS call costs more here)
     mu_y = float(np.sum(jy * ya) / np.sum(ya))
     mu = start + mu_x + mu_y
-    width = max(6.0 * sd, 16.0)
-    c = lo + width / 2
-    while c - width / 2 <= hi:
+    size = xa.size + ya.size - 1
+    nfft = _fft_size(size)
+    blocks = max(1, math.ceil((hi - lo + 1) / max(_BLOCK_SD * sd, 16.0)))
+    width = (hi - lo + 1) / blocks
+    for b in range(blocks):
+        s0 = lo + math.floor(b * width)
+        s1 = min(hi, lo + math.floor((b + 1) * width) - 1) if b < blocks - 1 else hi
+        c = 0.5 * (s0 + s1)
         theta = (c - mu) / max(var, 1.0)
         tx = lxa + theta * jx
         ty = lya + theta * jy
         mx, my = tx.max(), ty.max()
-        conv = fftconvolve(np.exp(tx - mx), np.exp(ty - my))
-        s0, s1 = max(lo, math.floor(c - width / 2)), min(hi, math.ceil(c + width / 2))
-        idx = np.arange(s0, s1 + 1) - start
-        ok = (idx >= 0) & (idx < conv.size)
-        vals = np.zeros(idx.size)
+        conv = sfft.irfft(sfft.rfft(np.exp(tx - mx), nfft) * sfft.rfft(np.exp(ty - my), nfft), nfft)
+        i0, i1 = max(s0 - start, 0), min(s1 - start, size - 1)
+        if i1 < i0:
+            continue
+        idx = np.arange(i0, i1 + 1, dtype=float)
         with np.errstate(over="ignore", under="ignore"):
-            vals[ok] = np.maximum(conv[idx[ok]], 0.0) * np.exp(mx + my - theta * idx[ok])
-        out[s0 - lo:s1 - lo + 1] = vals
-        c += width
+            out[i0 + start - lo:i1 + start - lo + 1] = (np.maximum(conv[i0:i1 + 1], 0.0)
+                                                         * np.exp(mx + my - theta * idx))
     return out
 
 
@@ -244,91 +276,146 @@ class _Tails:
 
 
 def _delta_k(tails: _Tails, p: float, q: float, eps: np.ndarray) -> np.ndarray:
-    """Upper bounds of H_eps(U || V) for one k at every eps of a 1-d array (0 <= eps < ln(p/q), finite).
-    Logarithms throughout: e^eps may overflow when q is tiny."""
-    lp, lg, eta = tails.lp, tails.lg, tails.eta
-    lq = math.log(q)
+    """Upper bounds of H_eps(U || V) for one k at every eps of a 1-d array (0 <= eps < ln(p/q), finite)."""
+    return _delta_k_bracket(tails, p, q, eps)[0]
+
+
+def _delta_k_bracket(tails: _Tails, p: float, q: float, eps: np.ndarray):
+    """(upper, lower) bounds of H_eps(U || V) = max_t D(t), D(t) = alpha b(t-1) - beta G(t),
+    alpha = p - e^eps q, beta = e^eps - 1, for one k at every eps of a 1-d array (0 <= eps < ln(p/q),
+    finite).  D is bounded above and below at every t of the window (the maximiser, the first t with
+    b(t-1)/b(t) >= (e^eps p - q)/(p - e^eps q), lies in it or past it, where D(t) <= alpha (the mass left
+    out)); no location of the maximiser is relied on.  Logarithms throughout: e^eps may overflow when q is
+    tiny."""
+    lp, lg, eta, out = tails.lp, tails.lg, tails.eta, tails.out
     p_lo = (1.0 - p) - q                                       # p = 1 - q exactly as p + p_lo
+    W = lp.size
+    lb = lp[:, None]                                           # b(t - 1), t = start + 1 .. start + W
+    lgt = np.append(lg[1:], -np.inf)[:, None]                  # G_w(t), 0 past the window
+    with np.errstate(divide="ignore", under="ignore", over="ignore"):
+        g_up = np.log(np.exp(lgt) + out)                       # G(t) <= G_w(t) + the mass left out
+    upper = np.zeros(eps.size)
+    lower = np.zeros(eps.size)
+    step = max(1, 2_000_000 // max(W, 1))
     with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
-        rq = np.exp(eps + lq)                                   # e^eps q to a few ulp
-        alpha = (p - rq) + p_lo                                 # p - e^eps q: cancels as eps -> ln(p/q)
-        la = np.log(alpha)
-        la_up = np.log(alpha + 8 * _U * (p + rq))               # its rounding, on the raising side
-        lbeta = np.where(eps > 0, eps + np.log(-np.expm1(-eps)), -np.inf)   # ln(e^eps - 1)
-        lkappa = eps + np.log(p - q * np.exp(-eps)) - la      # ln((e^eps p - q)/(p - e^eps q))
-        # first s (index i >= 1 of the window) with lp[i-1] - lp[i] >= ln kappa
-        dl = lp[:-1] - lp[1:]
-        dl = np.where(np.isnan(dl), np.inf, dl)      # -inf - -inf beyond the support: past the crossing
-        dl = np.maximum.accumulate(dl) if dl.size else dl  # nondecreasing (log-concavity) after rounding
-        i0 = np.searchsorted(dl, lkappa) + 1         # t = start + i0 is the maximiser
-        W = lp.size
-        best = np.zeros(eps.size)
-        for off in range(-3, 4):
-            i = np.clip(i0 + off, 1, W)              # t = start + i, b(t - 1) = lp[i - 1], G_w(t) = lg[i]
-            lb = lp[i - 1]
-            lgt = np.where(i < W, lg[np.minimum(i, W - 1)], -np.inf)
-            d = np.exp(la_up + lb) * (1 + eta) - np.exp(lbeta + lgt) * (1 - eta)
-            best = np.maximum(best, d)
-        # the window's values may fall short of b by the cut of the components (within tails.out), and
-        # past the window D(t) <= alpha b(t - 1) <= alpha tails.out: one term covers both
-        best = best + np.exp(la_up) * tails.out
-        best = np.where(best > 0, best * (1 + 8 * _U), 0.0)
-        return np.minimum(np.nextafter(best, np.inf), 1.0)
+        # alpha = p - e^eps q = -p expm1(eps - ln(p/q)) cancels as eps -> ln(p/q): written from the
+        # difference x = eps - ln(p/q), bounded by the floats around ln(p/q), on the raising side for la_up
+        # and on the lowering side for la_lo
+        _, c_lo, c_hi = _ln_odds(q)                            # the floats around the exact ln(p/q)
+        pp = p + p_lo
+        for j in range(0, eps.size, step):
+            e = eps[j:j + step]
+            x_lo, x_hi = e - c_hi, e - c_lo                    # the exact difference lies between, up to
+            x_lo = x_lo - 2 * _U * np.abs(x_lo)                # the rounding of the subtractions
+            x_hi = x_hi + 2 * _U * np.abs(x_hi)
+            la_up = np.where(x_lo < 0, np.log(-pp * np.expm1(x_lo) * (1 + 4 * _U)), -np.inf)  # >= ln alpha
+            la_lo = np.where(x_hi < 0, np.log(-pp * np.expm1(x_hi) * (1 - 4 * _U)), -np.inf)  # <= ln alpha
+            lbeta = np.where(e > 0, e + np.log(-np.expm1(-e)), -np.inf)   # ln(e^eps - 1), within 2 ulp
+            d_up = np.exp(la_up + lb) * (1 + eta) - np.exp(lbeta + lgt) * (1 - eta)
+            d_lo = np.exp(la_lo + lb) * (1 - eta) - np.exp(lbeta + g_up) * (1 + eta)
+            up = np.max(d_up, axis=0, initial=0.0)
+            # the window's values may fall short of b by the cut of the components (within out), and past
+            # the window D(t) <= alpha b(t - 1) <= alpha out: one term covers both
+            up = up + np.exp(la_up) * out
+            upper[j:j + step] = np.where(up > 0, up * (1 + 8 * _U), 0.0)
+            lower[j:j + step] = np.maximum(np.max(d_lo, axis=0, initial=0.0) * (1 - 8 * _U), 0.0)
+    return np.minimum(np.nextafter(upper, np.inf), 1.0), lower
 
 
 def _eps_k(tails: _Tails, p: float, q: float, delta: float) -> float:
     """Upper bound of eps_k(delta) = max(0, ln max_t (U(>= t) - delta)/V(>= t)) for one k."""
+    return _eps_k_bracket(tails, p, q, delta)[0]
+
+
+def _eps_k_bracket(tails: _Tails, p: float, q: float, delta: float):
+    """(upper, lower) bounds of eps_k(delta) for one k: the window's tail sums G_w bound G from below and
+    G_w + (the mass left out) from above, each probability within a relative eta."""
     lg, eta, out = tails.lg, tails.eta, tails.out
     G = np.exp(lg)                                   # G_w(start + i), i = 0..W-1; G_w(start + W) = 0
     G = np.append(G, 0.0)
     g0, g1 = G[:-1], G[1:]                           # G(t - 1), G(t) for t = start + 1 .. start + W
-    u_up = (p * g0 + q * g1) * (1 + eta) + out
-    v_lo = (q * g0 + p * g1) * (1 - eta)
+    u_mid = p * g0 + q * g1
+    v_mid = q * g0 + p * g1
+    u_up = u_mid * (1 + eta) + out
+    v_lo = v_mid * (1 - eta)
+    u_lo = u_mid * (1 - eta)
+    v_up = v_mid * (1 + eta) + out
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(v_lo > 0, (u_up - delta) / v_lo, np.where(u_up > delta, np.inf, 0.0))
+        ratio_lo = np.where(v_up > 0, (u_lo - delta) / v_up, 0.0)
     m = float(np.max(ratio))
+    m_lo = float(np.max(ratio_lo))
+    lower = max(0.0, math.log(m_lo) * (1 - 4 * _U) - 4 * _U) if m_lo > 1.0 else 0.0
     if m <= 1.0:
-        return 0.0
-    return float(np.nextafter(math.log(m) * (1 + 4 * _U), math.inf))
+        return 0.0, 0.0
+    # m is at most 2 roundings below the exact ratio bound, ln m one more: 4 ulp absolute cover them where
+    # ln m is small (q -> 1/2), the relative term where it is large
+    return float(np.nextafter(math.log(m) * (1 + 4 * _U) + 4 * _U, math.inf)), min(lower, math.log(m))
 
 
 # == over k: branch and bound with the remove-records bound ====================================================
 class _Search:
-    """Branch and bound over k in [0, N]; ``value(N', k)`` returns a float or a 1-d array (upper bounds)."""
+    """Branch and bound over k in [0, N]; ``value(N', k)`` returns upper bounds (a float or a 1-d array), or
+    a pair (upper, lower) whose lower ends bound the same exact values from below."""
 
     def __init__(self, N, value):
         self.N = N
         self._value = value
         self.cache = {}
+        self.lows = {}
         self.evaluations = 0
+        self.complete = True
 
     def value(self, Np, k):
         key = (Np, k)
         if key not in self.cache:
-            self.cache[key] = np.atleast_1d(np.asarray(self._value(Np, k), dtype=float))
+            v = self._value(Np, k)
+            if isinstance(v, tuple):
+                v, lo = v
+                self.lows[key] = np.atleast_1d(np.asarray(lo, dtype=float))
+            self.cache[key] = np.atleast_1d(np.asarray(v, dtype=float))
             self.evaluations += 1
         return self.cache[key]
+
+    def lower(self, k):
+        """The lower end at the exact point k (the upper end itself where no lower end was given)."""
+        key = (self.N, int(k))
+        return self.lows.get(key, self.cache[key])
 
     def bound(self, k1, k2):
         """Upper bound over k in [k1, k2]: the population without the k2 - k1 records in between."""
         return self.value(self.N - (k2 - k1), k1)
 
-    def run(self, max_evaluations=None):
+    def run(self, max_evaluations=None, rtol=None, cpu_budget=None):
         """(best, worst k, upper).  Best first: the interval with the largest bound is split in two;
         a half is dropped once its bound is at most the best exact value found (both ends of [0, N]
-        first, then every single k reached, whose bound is its exact value).  With a budget the search
-        may stop early; ``upper`` is then the largest of best and the bounds of the intervals left, a
-        certified upper bracket.  (Evaluating a point of every half as well finds the same maximum
-        with about twice the evaluations.)"""
+        first, then every single k reached, whose bound is its exact value).  The search may stop early:
+        after ``max_evaluations`` evaluations, after ``cpu_budget`` seconds of CPU (process time), or
+        (one value only) once the bracket [lower end at the best k, upper] has a relative width at most
+        ``rtol``; ``upper`` is then the largest of best and the bounds of the intervals left, a certified
+        upper bracket, and ``complete`` is False.  (Evaluating a point of every half as well finds the
+        same maximum with about twice the evaluations.)"""
+        t0 = time.process_time()
         N = self.N
         best = np.maximum(self.value(N, N), self.value(N, 0))
         best_k = np.where(self.value(N, N) >= self.value(N, 0), N, 0)
-        heap = [(-float(np.max(self.bound(0, N))), 0, N)]
+        scalar_value = best.size == 1
+
+        def key(ub):
+            return -float(ub[0]) if scalar_value else -float(np.max(ub - best))
+
+        heap = [(key(self.bound(0, N)), 0, N)]
         while heap:
-            if max_evaluations is not None and self.evaluations >= max_evaluations:
+            stop = ((max_evaluations is not None and self.evaluations >= max_evaluations)
+                    or (cpu_budget is not None and time.process_time() - t0 >= cpu_budget))
+            if not stop and rtol is not None and scalar_value:
+                top = max(float(best[0]), -heap[0][0])
+                stop = top - float(self.lower(best_k[0])[0]) <= rtol * top
+            if stop:
                 upper = best
                 for _, k1, k2 in heap:
                     upper = np.maximum(upper, self.bound(k1, k2))
+                self.complete = not bool(np.any(upper > best))
                 return best, best_k, upper
             _, k1, k2 = heapq.heappop(heap)
             if np.all(self.bound(k1, k2) <= best):
@@ -341,42 +428,73 @@ class _Search:
                     best = np.where(better, ub, best)
                     best_k = np.where(better, a, best_k)
                 elif np.any(ub > best):
-                    heapq.heappush(heap, (-float(np.max(ub - best)), a, b))
+                    heapq.heappush(heap, (key(ub), a, b))
         return best, best_k, best
 
 
+def _ln_odds(q):
+    """(c, lower, upper): ln(p/q), p = 1 - q, in double precision and the two floats around its exact value
+    (the largest float below it and the smallest above it: ln(p/q) is never a float for 0 < q < 1/2).  For
+    q >= 1/4, 1 - 2q is exact (Sterbenz) and c = log1p((1 - 2q)/q) keeps its relative accuracy as q -> 1/2
+    (where ln(p/q) -> 0 and ln of the rounded p/q loses it); below, ln(1 - q) and -ln q have one sign, so c
+    is within 1.5 ulp.  The bounds are decided in mpmath at 40 digits (q is exactly its rational value)."""
+    if q >= 0.25:
+        c = math.log1p((1.0 - 2.0 * q) / q)
+    else:
+        c = math.log1p(-q) - math.log(q)
+    return (c,) + _ln_odds_bounds(q)
+
+
+@functools.lru_cache(maxsize=256)
+def _ln_odds_bounds(q):
+    import mpmath
+
+    with mpmath.workdps(40):
+        qm = mpmath.mpf(q)                       # exact: a double has 53 bits
+        exact = mpmath.log1p(-qm) - mpmath.log(qm) if q < 0.25 else mpmath.log1p((1 - 2 * qm) / qm)
+        c = float(exact)
+        lo = c if mpmath.mpf(c) < exact else float(np.nextafter(c, -math.inf))
+        hi = c if mpmath.mpf(c) > exact else float(np.nextafter(c, math.inf))
+    return lo, hi
+
+
 def _points(n, q):
-    p = 1.0 - q
-    return p, math.log(p / q)
+    """(p, an upper bound of ln(p/q)): every use of the pure epsilon (the returned value, the point
+    from which delta = 0, the cap of the search) takes the bound on the safe side."""
+    return 1.0 - q, _ln_odds(q)[2]
 
 
-def _eps_search(n, q, delta, max_evaluations=None):
+def _eps_search(n, q, delta, max_evaluations=None, rtol=None, cpu_budget=None):
     p, eps0 = _points(n, q)
     lt = min(745.0, -math.log(delta) + _L_MARGIN)
 
     def value(Np, k):
-        return _eps_k(_Tails(Np, k, q, lt), p, q, delta)
+        return _eps_k_bracket(_Tails(Np, k, q, lt), p, q, delta)
 
     s = _Search(n - 1, value)
-    best, best_k, upper = s.run(max_evaluations=max_evaluations)
-    cap = float(np.nextafter(eps0, math.inf))
+    best, best_k, upper = s.run(max_evaluations=max_evaluations, rtol=rtol, cpu_budget=cpu_budget)
+    cap = eps0                                   # already an upper bound of ln(p/q)
     s.upper = min(float(upper[0]), cap)
+    s.best_lower = min(float(s.lower(best_k[0])[0]), cap)
     return min(float(best[0]), cap), int(best_k[0]), s
 
 
-def _delta_search(n, q, eps, max_evaluations=None):
+def _delta_search(n, q, eps, max_evaluations=None, rtol=None, cpu_budget=None):
     p, eps0 = _points(n, q)
     live = eps < eps0
 
     def value(Np, k):
         out = np.zeros(eps.size)
+        low = np.zeros(eps.size)
         if live.any():   # a floor common to every k (>= the outside-mass term) lets the search prune there
-            out[live] = np.maximum(_delta_k(_Tails(Np, k, q, _L_PROFILE), p, q, eps[live]), _FLOOR)
-        return out
+            up, lo = _delta_k_bracket(_Tails(Np, k, q, _L_PROFILE), p, q, eps[live])
+            out[live], low[live] = np.maximum(up, _FLOOR), lo
+        return out, low
 
     s = _Search(n - 1, value)
-    best, best_k, upper = s.run(max_evaluations=max_evaluations)
+    best, best_k, upper = s.run(max_evaluations=max_evaluations, rtol=rtol, cpu_budget=cpu_budget)
     s.upper = np.minimum(upper, 1.0)
+    s.best_lower = np.array([s.lower(k)[i] for i, k in enumerate(np.atleast_1d(best_k))])
     return best, best_k, s
 
 
@@ -446,9 +564,21 @@ def _nL(n, L):
     return n, L
 
 
+def _budget(cpu_budget):
+    if cpu_budget is None:
+        return None
+    return scalar("cpu_budget", cpu_budget, 0.0, math.inf, lo_open=True)
+
+
+def _rtol(rtol):
+    if rtol is None:
+        return None
+    return scalar("rtol", rtol, 0.0, 1.0, lo_open=True)
+
+
 # == public functions ===========================================================================================
 @provenance(*_CLAIMS)
-def aggregated_profile(n, q, epsilons, L=1):
+def aggregated_profile(n, q, epsilons, L=1, *, cpu_budget=_CPU_BUDGET):
     r"""The exact privacy profile delta(eps) of the aggregated randomized response: the largest
     hockey-stick divergence H_eps = sum_s max(0, P(s) - e^eps P'(s)) between the laws of the released
     counts of two collections of n records that differ in one record.
@@ -457,16 +587,20 @@ def aggregated_profile(n, q, epsilons, L=1):
     Section 3.1 (L = 1: A_n(m) ~ Bin(m, p) + Bin(n - m, q)); the method is described in the module
     docstring (threshold form per k, branch and bound over k with the remove-records bound).
 
-    Parameters: ``n >= 1`` records (an integer), ``q`` in (0, 1/2) the lie probability, ``epsilons``
-    a real >= 0 or an array of them (``inf`` allowed: delta = 0), ``L >= 1`` bits per record.
+    Parameters: ``n`` records, an integer in [1, 10^10], ``q`` in (0, 1/2) the lie probability,
+    ``epsilons`` a real >= 0 or an array of them (``inf`` allowed: delta = 0), ``L >= 1`` bits per record,
+    ``cpu_budget`` seconds of CPU (process time, default 20) for the branch and bound (L = 1): a search
+    not finished within it returns the certified upper ends of its brackets instead of the maxima
+    (still never below the exact values; :func:`aggregated_search` reports the bracket).
 
     Returns delta for every epsilon, shape of ``epsilons`` (a NumPy scalar for a scalar).  Rounded on
     the safe side: never below the exact value, above it by at most ~1e-8 relative plus e^-100
     absolute (for eps < L ln(p/q), values under 2 e^-100 = 7.4e-44 are reported as 7.4e-44) plus
-    ~1e-15 absolute from the rounding of p - e^eps q, which cancels as eps approaches L ln(p/q).
+    ~1e-15 eps absolute from the rounding of p - e^eps q, which cancels as eps approaches L ln(p/q).
     Cost: one branch and bound for the whole vector (an interval is dropped when its bound is below
-    the best value at every eps); n = 10^4 with 21 eps takes ~20 s.  delta = 0 exactly for
-    eps >= L ln(p/q) (``kr.agg.pure_epsilon``).
+    the best value at every eps); n = 10^4 with 21 eps takes ~10 s of CPU.  delta = 0 exactly for
+    eps >= L ln(p/q) (``kr.agg.pure_epsilon``), decided against the exact ln(p/q) (the floats around
+    it are found in mpmath), so that no eps below it is given delta = 0.
 
     L >= 2: exact by enumeration while (n + 1)^(2^L) C(n - 1 + 2^L, 2^L) 2^L <= 2e7 (n <= 9 for L = 2,
     n <= 2 for L = 3);
@@ -478,6 +612,7 @@ def aggregated_profile(n, q, epsilons, L=1):
     """
     n, L = _nL(n, L)
     q = _q(q)
+    budget = _budget(cpu_budget)
     memory_for(4, epsilons=epsilons)
     eps = as_float("epsilons", epsilons)
     require(eps >= 0, "epsilons", ">= 0 (inf allowed)")
@@ -485,11 +620,12 @@ def aggregated_profile(n, q, epsilons, L=1):
     flat = eps.ravel()
     p, eps0 = _points(n, q)
     out = np.zeros(flat.size)
-    live = np.isfinite(flat) & (flat < L * eps0)
+    live = np.isfinite(flat) & (flat < (eps0 if L == 1 else np.nextafter(L * eps0, math.inf)))
     if live.any():
         e = flat[live]
         if L == 1:
-            best, _, _ = _delta_search(n, q, e)
+            _, _, s = _delta_search(n, q, e, cpu_budget=budget)
+            best = s.upper
         else:
             if _enum_work(n, L) > _ENUM_WORK:
                 fail("n", f"at most the enumeration limit for L = {L} (no certified profile above it; "
@@ -502,17 +638,62 @@ def aggregated_profile(n, q, epsilons, L=1):
     return scalar_out(out.reshape(shape))
 
 
+class AggregatedEpsilon(float):
+    """The epsilon returned by :func:`aggregated_epsilon`: a float (the certified upper end, the value to
+    use), with what it is as attributes:
+
+    ``lower``, ``upper``: a certified bracket of the exact epsilon (``upper`` is the float itself);
+    ``worst_k``: the dataset attaining the lower end, as the number of ones among the other n - 1 records
+    (L = 1; None where every dataset attains it or no search was made);
+    ``evaluations``: per-k evaluations of the search; ``complete``: True when the search ran to the end
+    (the value is then the exact maximum, rounded up), False when it stopped at ``rtol`` or at the CPU
+    budget; ``method``: "search", "pure" (delta = 0), "enumeration" (L >= 2, small n) or "clone bound"
+    (L >= 2, the Feldman-McMillan-Talwar upper bound: ``lower`` is 0 there, nothing smaller is certified);
+    ``cpu_seconds``: the process time taken."""
+
+    def __new__(cls, upper, lower, worst_k=None, evaluations=0, complete=True, method="search",
+                cpu_seconds=0.0):
+        self = super().__new__(cls, upper)
+        self.upper = float(upper)
+        self.lower = float(lower)
+        self.worst_k = worst_k
+        self.evaluations = int(evaluations)
+        self.complete = bool(complete)
+        self.method = method
+        self.cpu_seconds = float(cpu_seconds)
+        return self
+
+    def __reduce__(self):
+        return (AggregatedEpsilon, (self.upper, self.lower, self.worst_k, self.evaluations, self.complete,
+                                    self.method, self.cpu_seconds))
+
+    def describe(self) -> str:
+        """One line: the bracket, the worst dataset, the evaluations and whether the search completed."""
+        state = "complete" if self.complete else "stopped early"
+        k = "" if self.worst_k is None else f", worst k = {self.worst_k}"
+        return (f"eps in [{self.lower!r}, {self.upper!r}] ({self.method}, {state}{k}, "
+                f"{self.evaluations} evaluations, {self.cpu_seconds:.3g} s CPU)")
+
+
 @provenance(*_CLAIMS)
-def aggregated_epsilon(n, q, delta, L=1):
+def aggregated_epsilon(n, q, delta, L=1, *, rtol=None, cpu_budget=_CPU_BUDGET):
     r"""The smallest epsilon for which the aggregated randomized response of n records is
     (epsilon, delta)-differentially private: max over neighbouring collections of
     max(0, ln max_S (P(S) - delta)/P'(S)).
 
     Source: k-randomization (003), Sections 3 and 3.1 (see the module docstring for the method).
 
-    Parameters: ``n >= 1``, ``q`` in (0, 1/2), ``delta`` in [0, 1] (a real scalar), ``L >= 1``.
+    Parameters: ``n`` an integer in [1, 10^10], ``q`` in (0, 1/2), ``delta`` in [0, 1] (a real scalar),
+    ``L >= 1``.  ``rtol`` in (0, 1) (L = 1): stop the search once the certified bracket has a relative
+    width (upper - lower)/upper at most rtol and return its upper end; without it the search runs to the
+    end (the exact maximum).  ``cpu_budget`` seconds of CPU (process time, default 20): a search not
+    finished within it stops and returns the upper end of its certified bracket.
 
-    Edges: ``delta = 0`` gives the pure epsilon L ln(p/q) exactly (``kr.agg.pure_epsilon``; never inf:
+    Returns an :class:`AggregatedEpsilon`: a float, the certified upper end (never below the exact
+    epsilon), whose attributes say what it is (``lower``, ``upper``, ``worst_k``, ``evaluations``,
+    ``complete``, ``method``).
+
+    Edges: ``delta = 0`` gives the pure epsilon L ln(p/q) rounded up (``kr.agg.pure_epsilon``; never inf:
     every count has positive probability); ``delta >= 1`` gives 0.  Rounded up: never below the exact
     value, above it by at most 2 eta + e^(eps - 30) absolute (eta <= 1e-8 + (window size) 2^-52 the
     relative error of the window's probabilities, e^-30 delta the mass it leaves out); the tests find
@@ -522,23 +703,37 @@ def aggregated_epsilon(n, q, delta, L=1):
     Feldman-McMillan-Talwar numerical bound for an L ln(p/q)-LDP randomizer (:func:`fmt_clone_bound`,
     an upper bound by their Theorem 3.2, not the exact value).
 
-    >>> round(float(aggregated_epsilon(1, 0.25, 0.0)), 12)  # ln(p/q) = ln 3
-    1.098612288668
+    >>> e = aggregated_epsilon(1, 0.25, 0.0)                 # ln(p/q) = ln 3
+    >>> round(float(e), 12), e.method
+    (1.098612288668, 'pure')
     """
     n, L = _nL(n, L)
     q = _q(q)
     d = scalar("delta", delta, 0.0, 1.0)
+    tol = _rtol(rtol)
+    budget = _budget(cpu_budget)
+    t0 = time.process_time()
     p, eps0 = _points(n, q)
     if d == 0.0:
-        return float(np.nextafter(L * eps0, math.inf))
+        lo = _ln_odds(q)[1]
+        return AggregatedEpsilon(float(np.nextafter(L * eps0, math.inf)) if L > 1 else eps0,
+                                 float(np.nextafter(L * lo, -math.inf)), method="pure")
     if d >= 1.0:
-        return 0.0
+        return AggregatedEpsilon(0.0, 0.0, method="pure")
     if L == 1:
-        return _eps_search(n, q, d)[0]
+        value, k, s = _eps_search(n, q, d, rtol=tol, cpu_budget=budget)
+        return AggregatedEpsilon(s.upper, s.best_lower, k, s.evaluations, s.complete, "search",
+                                 time.process_time() - t0)
     if _enum_work(n, L) <= _ENUM_WORK:
         e = max((_pair_eps(P, Q, d) for P, Q in _enum_pairs(n, q, L)), default=0.0)
-        return float(np.nextafter(e * (1 + 2**-40), math.inf)) if e > 0 else 0.0
-    return fmt_clone_bound(n, L * eps0, d)
+        up = float(np.nextafter(e * (1 + 2**-40), math.inf)) if e > 0 else 0.0
+        return AggregatedEpsilon(up, e * (1 - 2**-40), method="enumeration",
+                                 cpu_seconds=time.process_time() - t0)
+    if n > _FMT_MAX_N:
+        fail("n", f"at most {_FMT_MAX_N} for L >= 2 above the enumeration limit (the limit of "
+                  f"fmt_clone_bound, the bound used there)", n)
+    return AggregatedEpsilon(fmt_clone_bound(n, L * eps0, d), 0.0, method="clone bound",
+                             cpu_seconds=time.process_time() - t0)
 
 
 @dataclass(frozen=True)
@@ -547,21 +742,22 @@ class AggregatedSearch:
     n: int
     q: float
     kind: str              # "epsilon" (given delta) or "delta" (given epsilon)
-    worst_k: int           # ones among the other n - 1 records at the maximum
-    value: float           # the certified (safe-side) maximum
-    lower: float           # a certified lower bracket (the same point without the safe-side slack)
-    upper: float           # the certified upper bracket (= value)
+    worst_k: int           # ones among the other n - 1 records at the best point found (the lower end)
+    value: float           # the certified (safe-side) value at worst_k
+    lower: float           # a certified lower bracket (the exact value at worst_k, bounded from below)
+    upper: float           # the certified upper bracket (= value when complete)
     evaluations: int       # per-k evaluations (point values and interval bounds)
-    seconds: float
-    complete: bool = True  # False: stopped by max_evaluations; value is the best point found, the
-                           # exact maximum lies in [lower, upper]
+    seconds: float         # CPU seconds (process time)
+    complete: bool = True  # False: stopped by max_evaluations, rtol or cpu_budget; the exact maximum
+                           # lies in [lower, upper]
 
 
 @provenance(*_CLAIMS)
-def aggregated_search(n, q, *, epsilon=None, delta=None, max_evaluations=None):
+def aggregated_search(n, q, *, epsilon=None, delta=None, max_evaluations=None, rtol=None,
+                      cpu_budget=None):
     r"""The branch and bound of :func:`aggregated_epsilon` (given ``delta`` in (0, 1)) or of
     :func:`aggregated_profile` (given one ``epsilon`` >= 0) for L = 1, with its worst k, bracket,
-    number of per-k evaluations and time (an :class:`AggregatedSearch`).
+    number of per-k evaluations and CPU time (an :class:`AggregatedSearch`).
 
     Cost: the remove-records bound of an interval of w records exceeds the values inside by about
     w/(2N) relative, while the values of neighbouring k differ by O(N^-1.5) relative near the
@@ -570,11 +766,13 @@ def aggregated_search(n, q, *, epsilon=None, delta=None, max_evaluations=None):
     10^4..10^7 for eps0 = 4; benchmarks/bench_shuffle_rr.py), against n for the full scan.
 
     Source: k-randomization (003), Section 3.1; the remove-records bound ``kr.agg.remove_records``.
-    The bracket [lower, upper] contains the exact maximum: ``upper`` is the safe-side value, ``lower``
-    the same point's value with the safe-side slack removed in the other direction.  With
-    ``max_evaluations`` (an integer >= 1) the search stops after about that many per-k evaluations
-    (``complete`` False if intervals were left): ``value`` is then the best point found, ``upper`` the
-    largest remaining interval bound (still certified), so that large n get a bracket in bounded time.
+    The bracket [lower, upper] contains the exact maximum: ``upper`` is the safe-side value (or the
+    largest bound left), ``lower`` the exact value at ``worst_k`` bounded from below (the window's
+    probabilities taken at their lower ends).  The search stops early, with ``complete`` False, after
+    about ``max_evaluations`` (an integer >= 1) per-k evaluations, after ``cpu_budget`` seconds of CPU
+    (default: none), or once (upper - lower)/upper <= ``rtol``: ``value`` is then the best point found,
+    ``upper`` the largest remaining interval bound (still certified), so that large n get a bracket in
+    bounded time.
 
     >>> r = aggregated_search(50, 1 / (1 + math.exp(4.0)), epsilon=0.4)
     >>> r.worst_k
@@ -591,31 +789,45 @@ def aggregated_search(n, q, *, epsilon=None, delta=None, max_evaluations=None):
              "given alone: exactly one of epsilon and delta (a real scalar)")
     if max_evaluations is not None:
         max_evaluations = count("max_evaluations", max_evaluations, 1)
-    t0 = time.perf_counter()
+    tol = _rtol(rtol)
+    budget = _budget(cpu_budget)
+    t0 = time.process_time()
     p, eps0 = _points(n, q)
     if delta is not None:
-        value, k, s = _eps_search(n, q, d, max_evaluations)
-        # eps = ln of a ratio known to a relative 2 eta (eta <= 1e-8 + W u), plus the outside mass
-        lower = max(0.0, value - 1e-7 - 4.0 * math.exp(value - _L_MARGIN))
-        upper = s.upper
+        value, k, s = _eps_search(n, q, d, max_evaluations, tol, budget)
+        lower, upper = s.best_lower, s.upper
         kind = "epsilon"
     else:
         if e >= eps0:
-            return AggregatedSearch(n, q, "delta", n - 1, 0.0, 0.0, 0.0, 0, time.perf_counter() - t0)
-        best, bk, s = _delta_search(n, q, np.array([e]), max_evaluations)
+            return AggregatedSearch(n, q, "delta", n - 1, 0.0, 0.0, 0.0, 0, time.process_time() - t0)
+        best, bk, s = _delta_search(n, q, np.array([e]), max_evaluations, tol, budget)
         value, k = float(best[0]), int(bk[0])
-        lower = max(0.0, value * (1 - 4 * _ETA) - 2 * math.exp(-_L_PROFILE) - 1e-14)
+        lower = float(s.best_lower[0])
         upper = float(s.upper[0])
         kind = "delta"
-    return AggregatedSearch(n, q, kind, k, value, lower, upper, s.evaluations, time.perf_counter() - t0,
-                            upper == value)
+    return AggregatedSearch(n, q, kind, k, value, lower, upper, s.evaluations, time.process_time() - t0,
+                            s.complete)
 
 
 # == the Feldman-McMillan-Talwar numerical bound ================================================================
-def _fmt_delta(n, eps0, eps):
+def _fmt_setup(n, eps0):
+    """(cs, w, out): the window of C ~ Bin(n - 1, e^-eps0) (mass outside at most 2 e^-60 = out) and its pmf."""
+    from scipy import stats
+
+    m = n - 1
+    pc = math.exp(-eps0)
+    if m == 0 or pc == 0.0:
+        return np.array([0]), np.array([1.0]), 0.0
+    ar = _reach(m * pc * (1 - pc), 60.0)
+    lo, hi = max(0, math.floor(m * pc - ar)), min(m, math.ceil(m * pc + ar))
+    cs = np.arange(lo, hi + 1)
+    return cs, stats.binom.pmf(cs, m, pc), 2 * math.exp(-60.0)
+
+
+def _fmt_delta(n, eps0, eps, setup=None):
     """delta of Feldman, McMillan and Talwar's numerical bound at one eps, summed exactly over
     C ~ Bin(n - 1, e^-eps0) on a window (plus the omitted tail mass of C: an upper bound)."""
-    from scipy import special, stats
+    from scipy import special
 
     if eps >= eps0:
         return 0.0
@@ -631,16 +843,7 @@ def _fmt_delta(n, eps0, eps):
     # rho = (a - e^eps b) / (e^eps a - b)
     rho = c_lead / c_lag
     beta = rho / (1.0 + rho)
-    m = n - 1
-    pc = math.exp(-eps0)
-    if m == 0 or pc == 0.0:
-        cs, w, out = np.array([0]), np.array([1.0]), 0.0
-    else:
-        ar = _reach(m * pc * (1 - pc), 60.0)
-        lo, hi = max(0, math.floor(m * pc - ar)), min(m, math.ceil(m * pc + ar))
-        cs = np.arange(lo, hi + 1)
-        w = stats.binom.pmf(cs, m, pc)
-        out = 2 * math.exp(-60.0)
+    cs, w, out = setup if setup is not None else _fmt_setup(n, eps0)
     x = np.ceil(beta * (cs + 1)) - 1                # largest integer x < beta (c + 1)
     F = np.where(x >= 0, special.bdtr(np.maximum(x, 0), cs, 0.5), 0.0)       # P(A <= x)
     F1 = np.where(x >= 1, special.bdtr(np.maximum(x - 1, 0), cs, 0.5), 0.0)  # P(A <= x - 1)
@@ -649,6 +852,7 @@ def _fmt_delta(n, eps0, eps):
     return float(np.sum(w * h)) * (1 + 1e-13 + 4 * (cs.size + 10) * _U) + out
 
 
+_FMT_MAX_N = 10**8  # records of fmt_clone_bound (its cost grows like sqrt(n))
 _FMT_SLACK = 2e-11  # relative margin on the float delta of the clone pair (its error measured: 4e-12)
 
 
@@ -663,7 +867,8 @@ def fmt_clone_bound(n, eps0, delta):
 
     Used here as the comparison bound for k-randomization (003) (randomized response is
     ln(p/q)-LDP, L bits L ln(p/q)).  The sum over C is exact on a window of C (the rest, < 2e-26, is
-    added), each term a binomial cdf; eps by bisection to 4e-16 relative, returned at the upper end,
+    added), each term a binomial cdf; eps by a bracketing root search to 1e-12 relative, returned at the
+    upper end,
     accepting an eps only when delta(eps) (1 + 2e-11) <= delta, so that the float error of the sum (about
     4e-12 relative, measured against a 40-digit evaluation) cannot make the returned eps too small.
 
@@ -672,27 +877,62 @@ def fmt_clone_bound(n, eps0, delta):
     0.04931), which an independent double sum over c and x confirms (tests): they are consistent with
     the authors' stepped implementation, which returns an upper bound of this quantity.
 
-    Parameters: ``n >= 1``, ``eps0 >= 0`` finite, ``delta`` in [0, 1].  delta = 0 gives eps0,
+    Parameters: ``n`` an integer in [1, 10^8] (the sum runs over about 20 standard deviations of C, each
+    term a binomial cdf of C/2 trials: about 7 s of CPU at 10^8 and eps0 = 0.5, 60 s at 10^9; above 10^8
+    ``ValueError`` naming ``n``), ``eps0 >= 0`` finite, ``delta`` in [0, 1].  delta = 0 gives eps0,
     delta >= 1 gives 0, eps0 = 0 gives 0; eps0 > 700 gives eps0 (the bound of post-processing, which
     exceeds the clone bound by O(delta) there: the clones have probability e^-eps0 < 1e-304).
 
     >>> round(fmt_clone_bound(10**4, 1.0, 1e-6), 4)   # 0.0550 is quoted: see the note above
     0.053
     """
-    n = count("n", n, 1, _MAX_N)
+    n = count("n", n, 1, _FMT_MAX_N)
     e0 = scalar("eps0", eps0, 0.0, math.inf)
     d = scalar("delta", delta, 0.0, 1.0)
     if e0 == 0.0 or d >= 1.0:
         return 0.0
     if d == 0.0 or e0 > 700.0:
         return e0        # above 700 the clones have probability < 1e-304: the bound is eps0 - O(delta)
-    if _fmt_delta(n, e0, 0.0) <= d:
+    setup = _fmt_setup(n, e0)
+
+    def g(e):        # ln of the float delta with its margin (it may be low by ~1e-12 relative), minus ln delta
+        v = _fmt_delta(n, e0, e, setup) * (1.0 + _FMT_SLACK)
+        return math.log(v) - math.log(d) if v > 0 else -math.inf
+
+    g_lo = g(0.0)
+    if g_lo <= 0:
         return 0.0
-    lo, hi = 0.0, e0
-    while hi - lo > 4e-16 * hi:
-        mid = 0.5 * (lo + hi)
-        if _fmt_delta(n, e0, mid) * (1.0 + _FMT_SLACK) <= d:   # the float delta may be low by ~1e-12 relative
-            hi = mid
+    # the smallest eps with g <= 0 (g decreases), bracketed by lo (g > 0) and hi (g <= 0) and found to a
+    # relative 1e-12 by regula falsi with the Illinois modification, a bisection step whenever the bracket
+    # did not halve in three steps (about 12 evaluations of delta instead of the 52 of bisection)
+    lo, hi, g_hi = 0.0, e0, -math.inf
+    floor = math.log(2.5 * setup[2] * (1 + _FMT_SLACK) + 1e-300) - math.log(d)   # g where delta is the cut mass
+    widths = [hi - lo] * 3
+    side = 0
+    for _ in range(400):                     # (the bracket shrinks geometrically: far fewer steps)
+        if not hi - lo > 1e-12 * hi:
+            break
+        if g_hi <= floor:                    # delta at hi is no more than the cut: step down geometrically
+            mid = hi / 8 if lo < hi / 64 else math.sqrt(lo) * math.sqrt(hi)
+        elif hi - lo > 0.5 * widths[-3]:
+            mid = 0.5 * (lo + hi)
         else:
-            lo = mid
+            mid = lo + (hi - lo) * g_lo / (g_lo - g_hi)
+            mid = min(max(mid, lo + 1e-3 * (hi - lo)), hi - 1e-3 * (hi - lo))
+        if not lo < mid < hi:
+            mid = lo + 0.5 * (hi - lo)
+            if not lo < mid < hi:
+                break
+        gm = g(mid)
+        if gm <= 0:
+            hi, g_hi = mid, gm
+            if side == 1:
+                g_lo *= 0.5
+            side = 1
+        else:
+            lo, g_lo = mid, gm
+            if side == -1 and not math.isinf(g_hi):
+                g_hi *= 0.5
+            side = -1
+        widths.append(hi - lo)
     return float(np.nextafter(hi, math.inf))

@@ -284,12 +284,22 @@ def test_public_epsilon_and_profile_exact(n, eps0):
 def test_pure_epsilon_edges():
     """Reference: kr.agg.pure_epsilon (every count has positive probability under both laws, the
     largest ratio is p/q at count 0 / n) by hand: delta(eps) = 0 from eps = ln(p/q) on, eps(0) = ln(p/q),
-    and eps(delta) -> ln(p/q) as delta -> 0 (n = 4: the exact superlevel-set value at delta = 1e-30)."""
+    and eps(delta) -> ln(p/q) as delta -> 0 (n = 4: the exact superlevel-set value at delta = 1e-30).
+    The float q = 0.2 is 1.1e-17 above 1/5, so its ln(p/q) is 6.9e-17 below ln 4 and math.log(4.0) (4.6e-17
+    below ln 4) lies above it: delta = 0 there; the float below it has a positive delta (exact laws in
+    mpmath at 60 digits), which the value returned must not understate."""
     q = 0.2
     e0 = math.log(4.0)
+    eps0 = mpmath.log1p(-mpmath.mpf(q)) - mpmath.log(mpmath.mpf(q))
     assert nm.aggregated_epsilon(10**6, q, 0.0) == pytest.approx(e0, rel=1e-15)
+    assert nm.aggregated_epsilon(10**6, q, 0.0) >= eps0
     assert nm.aggregated_epsilon(3, q, 0.0, L=3) == pytest.approx(3 * e0, rel=1e-15)
+    assert mpmath.mpf(e0) > eps0 and profile_exact(20, q, mpmath.mpf(e0)) == 0
     assert float(nm.aggregated_profile(20, q, e0)) == 0.0
+    below = float(np.nextafter(e0, 0.0))
+    exact = profile_exact(20, q, mpmath.mpf(below))
+    assert 0 < exact < 1e-17
+    assert exact <= float(nm.aggregated_profile(20, q, below)) <= 1e-15
     assert float(nm.aggregated_profile(20, q, e0 * (1 - 1e-6))) > 0.0
     ref = max(eps_exact(*laws(3, k, q), mpmath.mpf(10)**-30) for k in range(4))
     got = nm.aggregated_epsilon(4, q, 1e-30)
