@@ -26,13 +26,16 @@ from . import above_threshold as _above_threshold
 from .above_threshold import *  # noqa: F401,F403
 from .laplace import (bias_correction, laplace_cdf, laplace_mgf, laplace_pdf, log_laplace_mean,
                       log_laplace_variance)
-from .profile import (SRS, Bernoulli, BinaryDomain, ExplicitDesign, FiniteDomain, WorstPair,
-                      amplified_laplace_scale, calibrate_scale, epsilon_for_delta, privacy_profile, worst_pair)
+from .profile import (SRS, Bernoulli, BinaryDomain, ExplicitDesign, FiniteDomain, IntervalDomain, Poisson, Scale,
+                      Stratified, WorstPair, amplified_laplace_scale, calibrate_scale, epsilon_for_delta,
+                      privacy_profile, worst_pair)
+from .tables import calibrate_table, release_table
 from .pufferfish import (disclosure_risk, max_disclosure_risk, pufferfish_epsilon, pufferfish_scale,
                          simulate_disclosure_risk)
 from .srs_binary import srs_binary_delta0, srs_binary_epsilon0, srs_binary_log_pmf, srs_binary_pmf_ratio
 
-__all__ = ["Bernoulli", "BinaryDomain", "ExplicitDesign", "FiniteDomain", "SRS", "WorstPair",
+__all__ = ["Bernoulli", "BinaryDomain", "ExplicitDesign", "FiniteDomain", "IntervalDomain", "Poisson", "SRS",
+           "Stratified", "WorstPair", "calibrate_table", "release_table",
            "amplified_laplace_scale", "calibrate_scale", "epsilon_for_delta", "privacy_profile", "worst_pair",
            "disclosure_risk", "max_disclosure_risk", "pufferfish_epsilon", "pufferfish_scale",
            "simulate_disclosure_risk",

@@ -64,6 +64,7 @@ from ._common import ParameterError, as_float, count, require, scalar
 FLAGS = {"budget_scale": "--budget-scale", "N": "--N", "n": "--n", "p": "--p", "m_t": "--m-t", "M_t": "--M-t", "b": "--b",
          "epsilon": "--epsilon", "epsilons": "--epsilons", "delta": "--delta", "noise": "--noise",
          "design": "--design", "jobs": "--jobs", "only": "--only", "out": "--out", "json": "--json",
+         "cells": "--cells", "split": "--split",
          "plot": "--plot", "width": "--width", "outdir": "--outdir"}
 #: At most this many values of epsilon in ``profile --epsilons``.
 MAX_EPSILONS = 10_000
@@ -533,6 +534,84 @@ def _fitted(text: str, width: int, label: str = "", indent: int = 17, keep=()) -
     return [line.replace("\0", " ") for line in wrap(text, width, indent=" " * indent, first=label)]
 
 
+def _read_cells(path: str):
+    """The CSV file of ``--cells`` as a DataFrame of strings indexed by line number (the header is line
+    1), so that every refusal of :func:`numeric.tables.validate_cells` names the file's line; a line
+    whose number of fields differs from the header's is refused here."""
+    import csv
+
+    import pandas as pd
+
+    if not os.path.isfile(path):
+        _fail("cells", f"cannot read {path!r}: no such file")
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as fh:
+            lines = [(k, row) for k, row in enumerate(csv.reader(fh, skipinitialspace=True), start=1)]
+    except (UnicodeDecodeError, OSError, csv.Error) as exc:
+        _fail("cells", f"cannot read {path!r} as CSV: {exc}")
+    lines = [(k, row) for k, row in lines if any(field.strip() for field in row)]    # blank lines skipped
+    if not lines:
+        _fail("cells", f"{path!r} is empty (a header line cell,stratum,N,n[,lower,upper][,total][,sd] and one line "
+              "per stratum are needed)")
+    header = [h.strip() for h in lines[0][1]]
+    for k, row in lines[1:]:
+        if len(row) != len(header):
+            _fail("cells", f"line {k} of {path!r} has {len(row)} fields, the header has {len(header)}")
+    body = [[field.strip() or None for field in row] for _, row in lines[1:]]
+    return pd.DataFrame(body, columns=header, index=[k for k, _ in lines[1:]], dtype=object)
+
+
+def _split(text):
+    """--split: 'parallel', 'basic', an integer k >= 1, or kov:K (1 <= K <= numeric.tables.KOV_MAX)."""
+    from numeric.tables import KOV_MAX
+
+    form = f"must be 'parallel', 'basic', an integer k >= 1 or kov:K (1 <= K <= {KOV_MAX}), got {text!r}"
+    if text in ("parallel", "basic"):
+        return text
+    kov = text.startswith("kov:")
+    try:
+        k = int(text[4:] if kov else text)
+    except ValueError:
+        _fail("split", form)
+    if k < 1 or (kov and k > KOV_MAX):
+        _fail("split", form)
+    return ("kov", k) if kov else k
+
+
+def _calibrate_cells(args) -> int:
+    """``calibrate --cells``: one scale per cell of the CSV table; the file is validated line by line and
+    the whole table computed before anything is written (a bad line writes nothing)."""
+    import numpy as np
+
+    from numeric.tables import calibrate_table, validate_cells
+
+    for name, flag, default in (("n", "--n", None), ("p", "--p", None), ("m_t", "--m-t", 0), ("M_t", "--M-t", None)):
+        if getattr(args, name) != default:
+            _fail(name, "describes one design; with --cells the designs are the table's rows (columns N, n)")
+    if args.N is not None:
+        _fail("N", "describes one design; with --cells the designs are the table's rows (columns N, n)")
+    eps, delta = _epsilon(args.epsilon), _delta(args.delta)
+    split = _split(args.split)
+    _check_output("out", args.out)
+    frame = validate_cells(_read_cells(args.cells), row_word="line")
+    with np.errstate(all="ignore"):
+        table = calibrate_table(frame, eps, delta, noise=args.noise, split=split)
+    if args.out is not None:
+        try:
+            table.to_csv(args.out, index=False, float_format="%.17g")
+        except OSError as exc:
+            _fail("out", f"cannot write {args.out!r}: {exc.strerror or exc}")
+        print(f"wrote the scales of {len(table)} cells to {args.out}")
+        return 0
+    cols = ["cell", "strata", "b", "noise_sd", "exact", "generic_b", "ratio"]
+    cols += [c for c in ("rse_design", "rse") if c in table.columns]
+    shown = table[cols].rename(columns={"b": "sigma" if args.noise == "gaussian" else "b"})
+    print(f"{args.noise} noise, (eps, delta) = ({eps:g}, {delta:g}) per table; each cell at "
+          f"({table['epsilon'].iloc[0]:g}, {table['delta'].iloc[0]:g}) (split {args.split})")
+    print(shown.to_string(index=False, float_format=lambda v: f"{v:.6g}"))
+    return 0
+
+
 def cmd_calibrate(args) -> int:
     """The smallest scale and the worst pair.  A scale of 0 (the estimate alone meets the target) is
     printed with its caveat on the same line: it holds only while the sample stays secret.  A scale
@@ -542,6 +621,13 @@ def cmd_calibrate(args) -> int:
 
     from numeric import amplified_laplace_scale, calibrate_scale, worst_pair
 
+    if args.cells is not None:
+        return _calibrate_cells(args)
+    for name in ("out", "split"):
+        if getattr(args, name) != (None if name == "out" else "parallel"):
+            _fail(name, "applies to a table of cells (--cells) only")
+    if args.N is None:
+        _fail("N", "is required (the population size, units) unless --cells gives a table of cells")
     width = _width(args.width)
     design, domain = _design_domain(args)
     eps, delta = _epsilon(args.epsilon), _delta(args.delta)
@@ -712,6 +798,7 @@ COMMANDS = {
                   "most a factor e^epsilon, up to delta. Printed with the worst pair of neighbours and the "
                   "generic scale. A scale of 0 (no noise) holds only while the sample stays secret.",
                   ["dpderive calibrate --design srs --N 10000 --n 500 --epsilon 1 --delta 1e-6",
+                   "dpderive calibrate --cells cells.csv --epsilon 1 --delta 1e-6 --out scales.csv",
                    "dpderive calibrate --design bernoulli --N 10000 --p 0.05 --epsilon 1 --delta 1e-6 "
                    "--noise gaussian"]),
     "profile": ("The privacy profile delta(epsilon) of the noisy Horvitz-Thompson total over a grid of epsilon: "
@@ -808,10 +895,30 @@ def build_parser() -> argparse.ArgumentParser:
     ca = sub.add_parser("calibrate", help="smallest noise scale meeting (eps, delta) for a sampled HT total "
                                           "(a scale of 0 holds only while the sample stays secret)")
     _design_arguments(ca)
+    for action in ca._actions:          # --N is not needed with --cells (the table gives the designs)
+        if action.dest == "N":
+            action.required = False
+            action.help = "population size, an integer >= 1 (units); required unless --cells is given"
     ca.add_argument("--epsilon", type=float, required=True,
                     help="the privacy loss epsilon (natural-log units), finite, >= 0; required")
     ca.add_argument("--delta", type=float, required=True,
                     help="the probability delta allowed beyond e^epsilon, in (0, 1); required")
+    ca.add_argument("--cells", metavar="CELLS.csv",
+                    help="a table of cells instead of one design: a CSV file with a header and one line per "
+                         "stratum of each cell, columns cell,stratum,N,n (population and sample sizes, units) "
+                         "and optionally lower,upper (the range of the values, in the variable's units; binary "
+                         "0/1 data when absent), total (the expected stratum total) and sd (the expected "
+                         "standard deviation of the stratum's values); default: none (one design from --N)")
+    ca.add_argument("--out", metavar="SCALES.csv",
+                    help="with --cells: write one line per cell (scale b in the units of the total, noise "
+                         "standard deviation, worst pair, generic scale and ratio, RSE when totals are given) "
+                         "to this CSV file instead of printing a summary; default: print")
+    ca.add_argument("--split", default="parallel",
+                    help="with --cells: how the budget is shared between cells: 'parallel' (the cells partition "
+                         "the population: each cell at (eps, delta)), 'basic' (a unit may be in every cell: each "
+                         "at (eps/k, delta/k), k the number of cells), an integer k (a unit changes at most k "
+                         "cells: basic composition) or kov:K (K cells calibrated alike, the optimal composition "
+                         "theorem); default parallel")
     ca.add_argument("--width", **width)
     ca.set_defaults(func=cmd_calibrate, numeric=True)
 

@@ -25,7 +25,8 @@ import numpy as np
 
 from . import _profile_binary as _bin
 from . import _profile_explicit as _exp
-from ._common import _shape_of, as_float, fail, memory_for, provenance, require, samples_of, scalar, tolerance
+from ._common import (_shape_of, as_float, fail, memory, memory_for, provenance, require, samples_of, scalar,
+                      tolerance)
 from .srs_binary import _N_MAX, _design, _range, _scalar_integer
 
 NOISES = ("laplace", "gaussian")
@@ -129,6 +130,70 @@ class ExplicitDesign:
         object.__setattr__(self, "N", int(N))
 
 
+@provenance("htm.strat.density_mixture", "htm.strat.mixture_bound", "htm.strat.translation")
+@dataclass(frozen=True, init=False)
+class Stratified:
+    """Independent designs in the strata, one :class:`SRS` or :class:`Bernoulli` per stratum; the
+    release is the sum of the strata's Horvitz-Thompson totals plus one noise.
+
+    The units are numbered stratum by stratum (``N`` is the sum of the strata's N_h).  A pair of
+    neighbouring populations differs in one stratum h; the other strata's estimate R is independent
+    of it, so the density is a mixture over R of stratum h's density shifted (claim
+    ``htm.strat.density_mixture``) and delta <= delta_h (post-processing, ``htm.strat.mixture_bound``),
+    with equality when the other strata's estimates may be constant (``htm.strat.translation``: all
+    values 0, all values equal under SRS, or a census stratum).
+
+    Source: ht-mechanism (000), Section 1.3 (the design p(s)); claims htm.strat.*.
+
+    >>> Stratified([SRS(100, 10), Bernoulli(50, 0.2)]).N
+    150
+    """
+
+    strata: tuple
+    N: int
+
+    def __init__(self, strata):
+        require(isinstance(strata, (list, tuple)) and len(strata) > 0, "strata", "a non-empty list of SRS or "
+                "Bernoulli designs, one per stratum")
+        for k, d in enumerate(strata):
+            require(isinstance(d, (SRS, Bernoulli)), "strata", f"made of SRS or Bernoulli designs (stratum {k} "
+                    f"is {type(d).__name__})")
+        object.__setattr__(self, "strata", tuple(strata))
+        object.__setattr__(self, "N", int(sum(d.N for d in strata)))
+
+
+@provenance("htm.poisson.one_unit_mixture", "htm.poisson.laplace_forward", "htm.poisson.laplace_reverse")
+@dataclass(frozen=True, init=False, eq=False)
+class Poisson:
+    """Poisson sampling with unequal inclusion probabilities pi_i in (0, 1]: each unit independently.
+
+    The other units' contributions are independent of unit i's, so delta is at most that of the
+    one-unit mechanism y_i s_i/pi_i + noise, with equality when the other units may be 0 (claim
+    ``htm.poisson.one_unit_mixture``); the supremum is a maximum over the distinct pi_i.
+
+    Source: ht-mechanism (000), Section 1.3 (a design p on U, pi_i > 0); claims htm.poisson.*.
+
+    >>> Poisson([0.1, 0.5, 0.5]).N
+    3
+    """
+
+    pi: np.ndarray
+    N: int
+
+    def __init__(self, pi):
+        shape = _shape_of(pi)
+        require(len(shape) == 1 and shape[0] > 0, "pi", "a one-dimensional array of inclusion probabilities, "
+                "one per unit")
+        require(shape[0] <= _N_MAX, "pi", f"at most {_N_MAX} inclusion probabilities")
+        memory("pi", 4 * shape[0], what="its validation")
+        arr = np.array(as_float("pi", pi), dtype=float)
+        require((arr > 0) & (arr <= 1), "pi", "inclusion probabilities in (0, 1] (a unit of probability 0 has "
+                "no Horvitz-Thompson weight 1/pi_i)")
+        arr.setflags(write=False)
+        object.__setattr__(self, "pi", arr)
+        object.__setattr__(self, "N", int(arr.size))
+
+
 # -- domains ----------------------------------------------------------------------------------------
 @provenance("htm.delta.event_form", "htm.r8.density")
 @dataclass(frozen=True, init=False)
@@ -177,6 +242,36 @@ class FiniteDomain:
         return tuple(v for v in self.values if v != x[i])
 
 
+@provenance("htm.bounded.sensitivity", "htm.bounded.binary_pair")
+@dataclass(frozen=True, init=False)
+class IntervalDomain:
+    """Every unit's value in the interval [a, b] (a bounded continuous variable: turnover, income),
+    no constraint on the total.
+
+    Source: ht-mechanism (000), Section 1.4 (neighbouring x, x' differ at one unit); claims
+    htm.bounded.sensitivity (the generic route: an upper value) and htm.bounded.binary_pair (the
+    values {a, b}: a lower value).
+
+    >>> IntervalDomain(0, 250.0).width
+    250.0
+    """
+
+    a: float
+    b: float
+    kind = "interval"
+
+    def __init__(self, a, b):
+        a = scalar("a", a)
+        b = scalar("b", b)
+        require(a < b, "b", f"> a (an interval with two distinct ends; a = {a!r})")
+        object.__setattr__(self, "a", a)
+        object.__setattr__(self, "b", b)
+
+    @property
+    def width(self) -> float:
+        return self.b - self.a
+
+
 @provenance("htm.delta.event_form")
 @dataclass(frozen=True)
 class WorstPair:
@@ -184,7 +279,11 @@ class WorstPair:
 
     ``total``/``total_prime`` are the population totals t(x), t(x'); for an explicit design ``x``,
     ``x_prime`` are the vectors and ``unit`` the unit where they differ (``None`` for SRS and
-    Bernoulli on binary data, where the pair is determined by the totals).
+    Bernoulli on binary data, where the pair is determined by the totals).  For the reductions of
+    stratified and Poisson designs and of bounded values, ``values`` holds the changed unit's values
+    (y, y'), ``stratum`` (``unit`` for Poisson) where it is, ``delta`` the upper value and
+    ``delta_lower`` the lower value (a pair of the domain; ``None`` when none is computed), ``exact``
+    whether they agree to 1e-6; the totals are given for binary data only (``None`` otherwise).
 
     Source: ht-mechanism (000), Section 1.4 (delta as a supremum over neighbouring pairs)."""
 
@@ -197,12 +296,25 @@ class WorstPair:
     x: tuple | None = None
     x_prime: tuple | None = None
     unit: int | None = None
+    delta_lower: float | None = None
+    exact: bool = True
+    stratum: int | None = None
+    values: tuple | None = None
+    note: str = ""
 
     def __str__(self) -> str:
         scale = "sigma" if self.noise == "gaussian" else "b"
         def num(v):
             return str(int(v)) if float(v).is_integer() else repr(float(v))
 
+        if self.values is not None:       # stratified, Poisson or bounded values: the changed unit's values
+            where = "" if self.stratum is None else f"stratum {self.stratum}, "
+            who = "" if self.unit is None else f"unit {self.unit}, "
+            bound = ("exact" if self.exact else "an upper value" + (
+                f"; lower value {self.delta_lower:.6g}" if self.delta_lower is not None else ""))
+            return (f"delta = {self.delta:.6g} ({bound}) at eps = {self.epsilon:g}, {scale} = {self.b:.6g} "
+                    f"({self.noise}): {where}{who}value {num(self.values[0])} -> {num(self.values[1])}"
+                    + (f", {self.note}" if self.note else ""))
         head = (f"delta = {self.delta:.6g} at eps = {self.epsilon:g}, {scale} = {self.b:.6g} ({self.noise}): "
                 f"x with total {num(self.total)}, x' with total {num(self.total_prime)}")
         if self.unit is None:
@@ -210,14 +322,62 @@ class WorstPair:
         return head + f"; x = {self.x}, x' = {self.x_prime} (unit {self.unit})"
 
 
+@provenance("htm.strat.translation", "htm.bounded.sensitivity", "htm.bounded.binary_pair")
+class Scale(float):
+    """A calibrated noise scale: the float is the upper value (it meets the target); ``lower`` is a
+    scale below which a population of the domain breaks the target (``nan`` when none was computed),
+    ``exact`` says the two agree to 1e-6 relative, ``stratum`` the stratum (or unit) that sets it,
+    and ``note`` how it was obtained.
+
+    Source: ht-mechanism (000), Abstract (which scale reaches a given (eps, delta)); claims
+    htm.strat.translation, htm.bounded.sensitivity, htm.bounded.binary_pair."""
+
+    def __new__(cls, value, lower=math.nan, exact=True, stratum=None, note=""):
+        obj = float.__new__(cls, value)
+        obj.lower, obj.exact, obj.stratum, obj.note = float(lower), bool(exact), stratum, note
+        return obj
+
+    @property
+    def upper(self) -> float:
+        return float(self)
+
+    def __reduce__(self):
+        return (Scale, (float(self), self.lower, self.exact, self.stratum, self.note))
+
+
 # -- validation -------------------------------------------------------------------------------------
+def _survey(design, domain) -> bool:
+    """True for the designs and domains of the one-unit reductions (:mod:`numeric._profile_survey`)."""
+    return isinstance(design, (Stratified, Poisson)) or isinstance(domain, (IntervalDomain, list, tuple))
+
+
 def _check(design, domain, noise):
-    require(isinstance(design, (SRS, Bernoulli, ExplicitDesign)), "design", "an SRS, Bernoulli or ExplicitDesign")
-    require(isinstance(domain, (BinaryDomain, FiniteDomain)), "domain", "a BinaryDomain or FiniteDomain")
+    require(isinstance(design, (SRS, Bernoulli, ExplicitDesign, Stratified, Poisson)), "design",
+            "an SRS, Bernoulli, Stratified, Poisson or ExplicitDesign")
     require(noise in NOISES, "noise", f"one of {NOISES} (got {noise!r})")
+    if isinstance(domain, (list, tuple)):
+        require(isinstance(design, Stratified), "domain", "a BinaryDomain, FiniteDomain or IntervalDomain (a list "
+                "of per-stratum domains goes with a Stratified design)")
+        require(len(domain) == len(design.strata), "domain", f"one domain per stratum ({len(design.strata)} "
+                f"strata, {len(domain)} domains)")
+        for h, (d, dom) in enumerate(zip(design.strata, domain)):
+            require(isinstance(dom, (BinaryDomain, IntervalDomain)), "domain", f"made of BinaryDomain or "
+                    f"IntervalDomain (stratum {h} has {type(dom).__name__})")
+            if isinstance(dom, BinaryDomain):
+                require(dom.N == d.N, "domain", f"on each stratum's population (stratum {h}: domain N = {dom.N}, "
+                        f"design N = {d.N})")
+        return
+    require(isinstance(domain, (BinaryDomain, FiniteDomain, IntervalDomain)), "domain",
+            "a BinaryDomain, FiniteDomain or IntervalDomain")
     if isinstance(domain, BinaryDomain):
         require(domain.N == design.N, "domain", f"on the design's population (domain N = {domain.N}, "
                 f"design N = {design.N})")
+    if isinstance(domain, IntervalDomain):
+        require(not isinstance(design, ExplicitDesign), "domain", "a BinaryDomain or FiniteDomain for an "
+                "ExplicitDesign (an interval is handled for SRS, Bernoulli, Stratified and Poisson designs)")
+    if isinstance(domain, FiniteDomain):
+        require(not isinstance(design, (Stratified, Poisson)), "domain", "a BinaryDomain or IntervalDomain for a "
+                "Stratified or Poisson design")
 
 
 def _scale(name: str, value, allow_zero=False) -> float:
@@ -312,8 +472,173 @@ def _solve(design, domain, b: float, eps: float, noise: str, prune: bool = True,
                      tuple(x), tuple(xp), i)
 
 
+# -- stratified, Poisson and bounded values: the one-unit reductions ----------------------------------
+@dataclass
+class _Parts:
+    """A design and domain cut into the reductions of :mod:`numeric._profile_survey`: closed rows
+    (``rows``, with the stratum ``row_stratum`` and the unit ``row_unit`` of each) and strata left to the
+    exact search of one design (``searches``: (stratum, design, domain)); ``constant[h]`` says stratum
+    h's estimate may be constant (claim ``htm.strat.translation``), so that a pair found in another
+    stratum is a pair of the whole population."""
+
+    rows: object
+    row_stratum: np.ndarray
+    row_unit: np.ndarray
+    searches: list
+    constant: np.ndarray
+    others_ok: np.ndarray        # per stratum: every other stratum may be constant
+    note: str
+
+
+def _stratum_part(d, dom):
+    """(closed row or None, search or None, constant) of one SRS/Bernoulli stratum on its domain."""
+    srs = isinstance(d, SRS)
+    q = d.n / d.N if srs else d.p
+    if isinstance(dom, IntervalDomain):
+        row = (q, dom.a, dom.b, 0 if srs else 1, True)
+        return row, None, srs or dom.a <= 0 <= dom.b
+    full = dom.m_t == 0 and dom.M_t == d.N
+    constant = dom.m_t == 0 or (srs and (dom.M_t == d.N or d.n == d.N))
+    if full or (not srs and dom.m_t == 0):
+        return (q, 0.0, 1.0, 0 if srs else 1, True), None, constant
+    return None, (d, dom), constant
+
+
+def _parts(design, domain) -> _Parts:
+    from ._profile_survey import Components
+
+    if isinstance(design, Poisson):
+        pi = np.asarray(design.pi)
+        values, first = np.unique(pi, return_index=True)
+        if isinstance(domain, IntervalDomain):
+            lo, hi, genuine = domain.a, domain.b, domain.a <= 0 <= domain.b
+            note = "Poisson sampling, values in an interval: one-unit mechanism, maximum over the distinct pi_i"
+        else:
+            lo, hi, genuine = 0.0, 1.0, domain.m_t == 0
+            note = "Poisson sampling, binary data: one-unit mechanism, maximum over the distinct pi_i"
+        k = values.size
+        rows = Components(values, np.full(k, lo), np.full(k, hi), np.ones(k), np.full(k, genuine))
+        return _Parts(rows, np.zeros(k, dtype=np.int64), first.astype(np.int64), [], np.array([genuine]),
+                      np.array([True]), note)
+    strata = design.strata if isinstance(design, Stratified) else (design,)
+    if isinstance(domain, (list, tuple)):
+        doms = list(domain)
+        exact_domains = True
+    elif isinstance(domain, IntervalDomain):
+        doms = [domain] * len(strata)
+        exact_domains = True
+    elif len(strata) == 1:
+        doms, exact_domains = [domain], True
+    else:       # a BinaryDomain of the whole population: the strata's totals in [0, N_h] (an upper value
+        # unless the other strata may be all 0, or all 1 under SRS)
+        doms = [BinaryDomain(d.N) for d in strata]
+        exact_domains = domain.m_t == 0 or (domain.M_t == domain.N and all(isinstance(d, SRS) for d in strata))
+    rows, row_stratum, searches, constant = [], [], [], []
+    for h, (d, dom) in enumerate(zip(strata, doms)):
+        row, search, const = _stratum_part(d, dom)
+        constant.append(const and exact_domains)
+        if row is not None:
+            rows.append(row)
+            row_stratum.append(h)
+        else:
+            searches.append((h, *search))
+    constant = np.array(constant)
+    H = len(strata)
+    others_ok = np.array([exact_domains and bool(np.all(np.delete(constant, h))) for h in range(H)])
+    cols = list(zip(*rows)) if rows else [[], [], [], [], []]
+    rs = np.asarray(row_stratum, dtype=np.int64)
+    comp = Components(cols[0], cols[1], cols[2], cols[3], np.asarray(cols[4], dtype=bool) & others_ok[rs]
+                      if rows else np.zeros(0, dtype=bool))
+    note = ("stratified: the largest of the strata" if isinstance(design, Stratified) else "one design") + \
+        (", values in an interval" if isinstance(domain, IntervalDomain) else "")
+    return _Parts(comp, rs, np.full(rs.size, -1), searches, constant, others_ok, note)
+
+
+def _survey_solve(design, domain, b: float, eps: float, noise: str) -> WorstPair:
+    """The upper value of delta_b(eps) over every neighbouring pair (the largest over the rows and the
+    searched strata), its lower value (the largest genuine pair), and the pair that sets it."""
+    P = _parts(design, domain)
+    cands = []        # (upper, lower, stratum, unit, kind, row)
+    if len(P.rows):
+        lo, up = P.rows.bounds(b, eps, noise)
+        for r in range(len(P.rows)):
+            cands.append((float(up[r]), float(lo[r]), int(P.row_stratum[r]), int(P.row_unit[r]), "row", r))
+    for h, d, dom in P.searches:
+        wp = _solve(d, dom, b, eps, noise)
+        low = wp.delta if P.others_ok[h] else math.nan
+        cands.append((wp.delta, low, h, -1, "search", wp))
+    upper = max(c[0] for c in cands)
+    lows = [c[1] for c in cands if not math.isnan(c[1])]
+    lower = max(lows) if lows else None          # None: no pair of the domain computed
+    best = max(cands, key=lambda c: c[0])
+    exact = lower is not None and lower >= upper * (1 - 1e-6)
+    stratum = best[2] if isinstance(design, Stratified) else None
+    unit = best[3] if best[3] >= 0 else None
+    if best[4] == "search":
+        wp = best[5]
+        values = (1.0, 0.0) if wp.total > wp.total_prime else (0.0, 1.0)
+        return WorstPair(upper, eps, b, noise, wp.total, wp.total_prime, delta_lower=lower, exact=exact,
+                         stratum=stratum, values=values)
+    r = best[5]
+    rows = P.rows
+    y, yp = _worst_values(rows, r, b, eps, noise)
+    binary = rows.lo[r] == 0 and rows.hi[r] == 1      # the others at 0: the totals are the unit's values
+    if rows.kind[r] == 0:
+        note = f"every other unit of the stratum at {rows.lo[r]:g}"
+    elif rows.genuine[r] and rows.lo[r] <= 0 <= rows.hi[r]:
+        note = "every other unit at 0"
+    else:
+        note = "the one-unit bound (the other units cannot all be 0)"
+    if isinstance(design, Stratified) and rows.genuine[r]:
+        note += ", the other strata constant"
+    return WorstPair(upper, eps, b, noise, y if binary else None, yp if binary else None, delta_lower=lower,
+                     exact=exact, stratum=stratum, unit=unit, values=(y, yp), note=note)
+
+
+def _worst_values(rows, r: int, b: float, eps: float, noise: str):
+    """The ordered pair of values (y, y') of the changed unit with the largest one-unit delta among the
+    candidates of row r (for SRS the pair every-a / one-b, in the worse order)."""
+    from ._profile_survey import one_unit_delta
+
+    lo, hi, pi = rows.lo[r], rows.hi[r], rows.pi[r]
+    if rows.kind[r] == 0:
+        W = hi - lo
+        up = one_unit_delta(pi, W, 0.0, b, eps, noise)[()]
+        down = one_unit_delta(pi, 0.0, W, b, eps, noise)[()]
+        return (hi, lo) if up >= down else (lo, hi)
+    cand = [(hi, lo), (lo, hi)]      # the extreme pair in one of its orders (htm.poisson.reflection)
+    d = [float(one_unit_delta(pi, u, v, b, eps, noise)) for u, v in cand]
+    return cand[int(np.argmax(d))]
+
+
+def _survey_calibrate(design, domain, eps: float, delta: float, noise: str, rtol: float) -> "Scale":
+    P = _parts(design, domain)
+    ups, lows, who = [], [], []
+    if len(P.rows):
+        b_up, b_low, _ = P.rows.calibrate(eps, delta, noise, rtol)
+        ups += list(b_up)
+        lows += list(b_low)
+        who += [(int(h), int(u)) for h, u in zip(P.row_stratum, P.row_unit)]
+    for h, d, dom in P.searches:
+        bh = calibrate_scale(d, dom, eps, delta, noise=noise, rtol=rtol)
+        ups.append(float(bh))
+        lows.append(float(bh) / (1 + rtol) if P.others_ok[h] else math.nan)
+        who.append((h, -1))
+    k = int(np.argmax(ups))
+    b = float(ups[k])
+    finite = [v for v in lows if not math.isnan(v)]
+    lower = max(finite) if finite else math.nan
+    exact = (not math.isnan(lower)) and lower >= b * (1 - 1e-6) - 1e-300
+    h, u = who[k]
+    label = h if isinstance(design, Stratified) else (u if isinstance(design, Poisson) else None)
+    how = "exact: lower and upper values agree" if exact else "an upper value (the lower value is a scale below " \
+        "which a population of the domain breaks the target)"
+    return Scale(b, lower, exact, label, f"{P.note}; {how}")
+
+
 # -- public functions -------------------------------------------------------------------------------
-@provenance(*_CLAIMS)
+@provenance(*_CLAIMS, "htm.strat.mixture_bound", "htm.strat.translation", "htm.poisson.one_unit_mixture",
+            "htm.poisson.worst_pair_half_line", "htm.poisson.reflection", "htm.bounded.binary_pair")
 def privacy_profile(design, domain, b, epsilons, noise="laplace", prune=True, progress=False):
     r"""delta(eps) = sup over neighbouring x, x' of the domain of int (f_x - e^eps f_x')_+, exactly.
 
@@ -346,9 +671,21 @@ def privacy_profile(design, domain, b, epsilons, noise="laplace", prune=True, pr
 
     Source: ht-mechanism (000), Section 1.4 (delta) and Section 2.2 (the atoms and the split).
 
-    Parameters: ``design`` an :class:`SRS`, :class:`Bernoulli` or :class:`ExplicitDesign`;
-    ``domain`` a :class:`BinaryDomain` (on the design's N) or :class:`FiniteDomain`; ``b`` > 0;
-    ``epsilons`` finite and >= 0 (any shape); ``progress`` shows a progress bar over epsilons.
+    Stratified and Poisson designs, bounded values.  For a :class:`Stratified` or :class:`Poisson`
+    design, or an :class:`IntervalDomain`, the supremum is reduced to one stratum (claims
+    ``htm.strat.mixture_bound``, ``htm.strat.translation``) and to the one-unit mechanism
+    (``htm.poisson.one_unit_mixture``, ``htm.poisson.worst_pair_half_line``, ``htm.poisson.reflection``;
+    under SRS the every-a / one-b pair, ``htm.bounded.binary_pair``, which attains the amplification
+    bound of sampling without replacement): see :mod:`numeric._profile_survey`.  The value returned is
+    the upper value; :func:`worst_pair` also gives the lower value (a pair of the domain) and says
+    whether the two agree (``exact``).  A stratified domain is a :class:`BinaryDomain` of the whole
+    population, an :class:`IntervalDomain` for every stratum, or a list of per-stratum domains.
+
+    Parameters: ``design`` an :class:`SRS`, :class:`Bernoulli`, :class:`Stratified`, :class:`Poisson`
+    or :class:`ExplicitDesign`; ``domain`` a :class:`BinaryDomain` (on the design's N),
+    :class:`FiniteDomain` (SRS, Bernoulli, explicit), :class:`IntervalDomain` (not explicit) or a list
+    of per-stratum domains; ``b`` > 0; ``epsilons`` finite and >= 0 (any shape); ``progress`` shows a
+    progress bar over epsilons.
 
     >>> float(privacy_profile(SRS(4, 4), BinaryDomain(4), 1.0, 0.5))  # census: 1 - e^{(0.5 - 1)/2}
     0.22119921692859...
@@ -362,7 +699,10 @@ def privacy_profile(design, domain, b, epsilons, noise="laplace", prune=True, pr
     if progress:
         from tqdm.auto import tqdm
         it = tqdm(flat, desc="privacy profile", unit="eps")
-    out = np.array([_solve(design, domain, b, float(e), noise, prune).delta for e in it])
+    if _survey(design, domain):
+        out = np.array([_survey_solve(design, domain, b, float(e), noise).delta for e in it])
+    else:
+        out = np.array([_solve(design, domain, b, float(e), noise, prune).delta for e in it])
     return out.reshape(eps.shape)[()] if eps.ndim == 0 else out.reshape(eps.shape)
 
 
@@ -379,6 +719,8 @@ def worst_pair(design, domain, b, epsilon, noise="laplace") -> WorstPair:
     _check(design, domain, noise)
     e = _epsilons(epsilon)
     require(e.ndim == 0, "epsilon", "a scalar")
+    if _survey(design, domain):
+        return _survey_solve(design, domain, _scale("b", b), float(e), noise)
     return _solve(design, domain, _scale("b", b), float(e), noise)
 
 
@@ -438,11 +780,13 @@ def epsilon_for_delta(design, domain, b, delta, noise="laplace", rtol=1e-9) -> f
     rtol = tolerance("rtol", rtol)
 
     def g(e):
+        if _survey(design, domain):
+            return _survey_solve(design, domain, b, e, noise).delta - target
         return _excess(design, domain, b, e, noise, target)
 
     if g(0.0) <= 0:
         return 0.0
-    binary = isinstance(domain, BinaryDomain) and not isinstance(design, ExplicitDesign)
+    binary = isinstance(domain, BinaryDomain) and isinstance(design, (SRS, Bernoulli))
     hi = _family(design).spacing / b if binary and noise == "laplace" else 1.0
     while g(hi) > 0:
         require(hi < 1000.0, "delta", f"reachable: the certified delta stays above {target!r} up to eps = 1000")
@@ -450,7 +794,8 @@ def epsilon_for_delta(design, domain, b, delta, noise="laplace", rtol=1e-9) -> f
     return _smallest(g, 0.0, hi, rtol, log=False)
 
 
-@provenance(*_CLAIMS, "profile.scale_monotone")
+@provenance(*_CLAIMS, "profile.scale_monotone", "htm.strat.translation", "htm.poisson.one_unit_mixture",
+            "htm.bounded.binary_pair")
 def calibrate_scale(design, domain, epsilon, delta, noise="laplace", rtol=1e-9) -> float:
     """The smallest noise scale b (sigma for Gaussian noise) with delta(eps) <= delta, never below it.
 
@@ -476,8 +821,19 @@ def calibrate_scale(design, domain, epsilon, delta, noise="laplace", rtol=1e-9) 
     at b = 1e300, where the exact delta is ~0, is the rounding bound) refused with a ``ValueError``
     naming ``delta``, before any search.
 
+    Stratified and Poisson designs, bounded values: a :class:`Scale` (a float, the upper value, which
+    meets the target) with ``.lower`` (a scale below which a population of the domain breaks the
+    target; ``nan`` when none is computed), ``.exact`` (the two agree to 1e-6), ``.stratum`` (the
+    stratum, or the Poisson unit, that sets it) and ``.note``.  The scale of a stratified design is
+    the largest of its strata's: exact when every other stratum may be constant (claim
+    ``htm.strat.translation``: binary data with every stratum total possible, values in an interval
+    under SRS, or 0 among the values), an upper value otherwise.
+
     Source: ht-mechanism (000), Abstract (which Laplace scale reaches a given (eps, delta)).
 
+    >>> st = calibrate_scale(Stratified([SRS(1000, 50), Bernoulli(300, 0.1)]), BinaryDomain(1300), 1.0, 1e-6)
+    >>> round(float(st), 4), st.exact, st.stratum
+    (5.6089, True, 0)
     >>> b = calibrate_scale(SRS(4, 4), BinaryDomain(4), 0.5, 0.1)  # census: Delta/(eps - 2 ln(1 - delta))
     >>> abs(b - 1 / (0.5 - 2 * math.log(0.9))) < 1e-8
     True
@@ -488,6 +844,8 @@ def calibrate_scale(design, domain, epsilon, delta, noise="laplace", rtol=1e-9) 
     eps = float(eps)
     target = _delta_target(delta)
     rtol = tolerance("rtol", rtol)
+    if _survey(design, domain):
+        return _survey_calibrate(design, domain, eps, target, noise, rtol)
 
     def f(b):
         return _excess(design, domain, b, eps, noise, target)
@@ -542,6 +900,7 @@ def amplified_laplace_scale(design, domain, epsilon) -> float:
     return (1.0 / q) / log_term
 
 
-__all__ = ["BinaryDomain", "Bernoulli", "ExplicitDesign", "FiniteDomain", "SRS", "WorstPair",
+__all__ = ["BinaryDomain", "Bernoulli", "ExplicitDesign", "FiniteDomain", "IntervalDomain", "Poisson", "SRS",
+           "Scale", "Stratified", "WorstPair",
            "amplified_laplace_scale", "calibrate_scale", "epsilon_for_delta", "privacy_profile", "worst_pair"]
 

@@ -25,6 +25,7 @@ import numeric
 from numeric import cli
 from numeric._common import ParameterError
 from numeric.cli import main
+from _cli_run import run
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_terminal import sympy_syntax  # noqa: E402  (the one definition of SymPy source syntax)
@@ -41,14 +42,6 @@ def results_store(tmp_path, monkeypatch):
     return path
 
 
-def run(capsys, *args):
-    """``main(args)`` in-process: (exit status, stdout, stderr); argparse's exits included."""
-    try:
-        rc = main([str(a) for a in args])
-    except SystemExit as exc:
-        rc = exc.code
-    out, err = capsys.readouterr()
-    return rc, out, err
 
 
 def assert_one_line_error(capsys, args, flag):

@@ -408,9 +408,10 @@ from _cases_shuffle_rr import CASES as _SHUFFLE_RR  # noqa: E402
 from _cases_quantile_mechanisms import CASES as _QUANTILE_MECHANISMS  # noqa: E402
 from _cases_private_deciles import CASES as _PRIVATE_DECILES  # noqa: E402
 from _cases_above_threshold import CASES as _ABOVE_THRESHOLD  # noqa: E402
+from _cases_tables import CASES as _TABLES  # noqa: E402
 
 CASES += (_LOGLINEAR + _MISCLASSIFICATION + _SAMPLING + _KRANDOMIZATION + _SHUFFLE_RR + _QUANTILE_MECHANISMS
-          + _PRIVATE_DECILES + _ABOVE_THRESHOLD)
+          + _PRIVATE_DECILES + _ABOVE_THRESHOLD + _TABLES)
 
 #: Every public function these cases cover (the test checks the list against ``numeric.__all__``).
 COVERED = {case.name for case in CASES}

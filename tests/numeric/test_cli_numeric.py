@@ -18,17 +18,9 @@ import pytest
 
 from derivations.engine.terminal import MAX_WIDTH, MIN_WIDTH
 from numeric import SRS, Bernoulli, BinaryDomain, calibrate_scale, privacy_profile, worst_pair
-from numeric.cli import main
+from _cli_run import run
 
 
-def run(capsys, *args):
-    """``main(args)`` in-process: (exit status, stdout, stderr); argparse's exits included."""
-    try:
-        rc = main([str(a) for a in args])
-    except SystemExit as exc:
-        rc = exc.code
-    out, err = capsys.readouterr()
-    return rc, out, err
 
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -51,6 +51,8 @@ def _mentions(message: str, name: str) -> bool:
 
 
 def _assert_no_nan(out, where):
+    if hasattr(out, "select_dtypes"):             # a table (pandas DataFrame): every numeric column
+        out = out.select_dtypes("number").to_numpy(dtype=float)
     if dataclasses.is_dataclass(out):             # a design, a domain, a WorstPair: every numeric field
         out = tuple(v for v in (getattr(out, f.name) for f in dataclasses.fields(out))
                     if isinstance(v, (int, float, tuple)))
