@@ -258,3 +258,18 @@ def samples_of(samples, n: int, name: str = "samples", n_is: str = "the length o
             fail(name, f"sets of distinct units (samples[{k}] repeats one)")
         out.append(tuple(int(j) for j in units))
     return out
+
+
+def two_product(a, b):
+    """(prod, resid) with a b = prod + resid exactly: the rounded product and Dekker's exact residual by
+    Veltkamp's splitting (Dekker 1971), exact where no intermediate over- or underflows (operands within
+    about 2^+-450 of 1 and a product above 2^-900)."""
+    split = 134217729.0                               # 2^27 + 1
+    prod = a * b
+    ah = split * a
+    ah = ah - (ah - a)
+    al = a - ah
+    bh = split * b
+    bh = bh - (bh - b)
+    bl = b - bh
+    return prod, (((ah * bh - prod) + ah * bl) + al * bh) + al * bl

@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from ._common import (_shape_of, as_float, boolean, broadcast_shape, fail, memory, provenance, require,
+from ._common import (_shape_of, two_product, as_float, boolean, broadcast_shape, fail, memory, provenance, require,
                       samples_of, scalar_out)
 
 #: Atoms are at most this large in absolute value, so that every difference of two atoms (and of
@@ -305,15 +305,7 @@ def _product_below(q, b, s):
     lo, hi = 2.0 ** -450, 2.0 ** 450
     safe = (q >= lo) & (q <= hi) & (b >= lo) & (b <= hi)
     q, b = np.where(safe, q, 1.0), np.where(safe, b, 1.0)
-    split = 134217729.0                               # 2^27 + 1
-    prod = q * b
-    qh = split * q
-    qh = qh - (qh - q)
-    ql = q - qh
-    bh = split * b
-    bh = bh - (bh - b)
-    bl = b - bh
-    resid = (((qh * bh - prod) + qh * bl) + ql * bh) + ql * bl    # q b = prod + resid exactly
+    prod, resid = two_product(q, b)                   # q b = prod + resid exactly
     below = (prod < s) | ((prod == s) & (resid < 0))
     return ~safe | below
 

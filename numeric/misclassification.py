@@ -27,7 +27,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ._common import (_shape_of, _short, as_float, count, fail, memory, provenance, require, scalar,
+from ._common import (_shape_of, _short, two_product, as_float, count, fail, memory, provenance, require, scalar,
                       scalar_out)
 
 __all__ = ["misclassification_epsilon", "released_count_pmf", "pram_certificate", "invariant_pram_matrix"]
@@ -330,15 +330,7 @@ def _mul_up(x, p: float):
     residual shows it is exact or above (below 2^-900 always moved)."""
     x = np.asarray(x, dtype=float)
     with np.errstate(under="ignore"):
-        prod = x * p
-        split = 134217729.0                               # 2^27 + 1 (Veltkamp)
-        xh = split * x
-        xh = xh - (xh - x)
-        xl = x - xh
-        ph = split * p
-        ph = ph - (ph - p)
-        pl = p - ph
-        resid = (((xh * ph - prod) + xh * pl) + xl * ph) + xl * pl    # x p = prod + resid exactly
+        prod, resid = two_product(x, p)                    # x p = prod + resid exactly
     move = (resid > 0) | ((prod < 2.0 ** -900) & (x > 0) & (p > 0))
     return np.where(move, np.nextafter(prod, np.inf), prod)
 
