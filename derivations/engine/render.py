@@ -426,6 +426,13 @@ class PaperLatexPrinter(LatexPrinter):
     def _print_Defined(self, e):
         return e.name
 
+    def _print_Symbol(self, e, style="plain"):
+        # a name written in LaTeX (a backslash command, or a formula with spaces) is printed as written:
+        # SymPy would read its '_' and '^' as subscripts of the whole name
+        if "\\" in e.name or " " in e.name:
+            return e.name
+        return super()._print_Symbol(e, style)
+
     def _print_KroneckerDelta(self, e, exp=None):
         a, b = e.args if not e.args[0].is_number else e.args[::-1]
         tex = r"\mathbf{1}\{" + self._print(a) + " = " + self._print(b) + r"\}"

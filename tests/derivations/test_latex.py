@@ -368,3 +368,15 @@ def test_weak_claims_give_their_reason_in_the_catalogue_and_the_report(tex, refe
     assert referee.count(r"\subsection{Not proved in general}") == len({c.source.document for c in weak})
     proved = next(c for c in derivations.claims() if all_verdicts[c.id].proved)
     assert r"\field{Not proved in general}" not in tex.split(f"% claim {proved.id} hash:", 1)[1].split("% claim ", 1)[0]
+
+
+def test_a_symbol_named_in_latex_is_printed_as_written():
+    """A quantity named by its LaTeX (kr.agg.threshold_form's left side) keeps its '_s' and '_+' where the
+    author put them; a plain name is still subscripted (control)."""
+    import sympy as sp
+
+    from derivations.engine.render import latex
+
+    assert latex(sp.Symbol(r"\sum_s (U(s) - c V(s))_+")) == r"\sum_s (U(s) - c V(s))_+"
+    assert latex(derivations.get("kr.agg.threshold_form").lhs).startswith(r"\sum_s (U(s)")
+    assert latex(sp.Symbol("x_i")) == "x_{i}"
