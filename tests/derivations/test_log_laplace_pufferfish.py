@@ -517,14 +517,9 @@ def test_corollary_middle_line_is_a_reading_not_an_erratum():
 def test_reading_of_the_dp_definition_against_the_source():
     """puff.reading.dp_definition_rhs: the source prints P(\\mathcal{D'} in W) on the right of (2.1.1) and
     P(\\mathcal{M}(D) in W) on the left (reference: the source text, where present)."""
-    import os
-    from pathlib import Path
+    from _seeds import seed_text
     r = next(r for r in derivations.readings() if r.id == "puff.reading.dp_definition_rhs")
     assert "M(D') in W" in r.reading and "D' in W" in r.printed and r.claims == ()
-    seeds = Path(os.environ.get("DPDERIVE_SEEDS") or Path(__file__).resolve().parents[3] / "shared" / "seeds")
-    doc = seeds / "004_005a37d6f70bd1b7.txt"
-    if not doc.is_file():
-        pytest.skip(f"the source documents are not in {seeds} (set DPDERIVE_SEEDS)")
-    line = next(ln for ln in doc.read_text().splitlines() if "tag{2.1.1}" in ln)
+    line = next(ln for ln in seed_text("004_005a37d6f70bd1b7.txt").splitlines() if "tag{2.1.1}" in ln)
     assert r"P(\mathcal{M}(D)\in W)" in line and r"P(\mathcal{D'}\in W)" in line
 

@@ -3,8 +3,6 @@ record holds what its document prints.  Reference: the opening lines of the five
 ``shared/seeds`` (read here, independently of the records), where a title, authors or a date is printed."""
 from __future__ import annotations
 
-import os
-from pathlib import Path
 
 import pytest
 
@@ -13,7 +11,7 @@ from derivations.engine.papers import Paper, find_papers, paper_of, register_pap
 
 # the documents are not part of the package: next to the checkout (../shared/seeds) or where
 # $DPDERIVE_SEEDS points
-SEEDS = Path(os.environ.get("DPDERIVE_SEEDS") or Path(__file__).resolve().parents[3] / "shared" / "seeds")
+from _seeds import SEEDS
 needs_seeds = pytest.mark.skipif(not SEEDS.is_dir(), reason=f"the source documents are not in {SEEDS} "
                                  "(set DPDERIVE_SEEDS to their folder)")
 

@@ -244,27 +244,18 @@ def test_inverse_sensitivity_density_ratio_on_a_finite_grid():
 def test_section_3_2_states_no_result():
     """pd.finding.quasi_optimality_missing, against the source text: between the heading of Section 3.2 and the
     appendix there is one definition and no theorem, lemma, proposition or corollary."""
-    import os
-    from pathlib import Path
-    seeds = Path(os.environ.get("DPDERIVE_SEEDS") or Path(__file__).resolve().parents[3] / "shared" / "seeds")
-    if not (seeds / "001_1dd3d7af6edcb71d.txt").is_file():
-        pytest.skip(f"the source documents are not in {seeds} (set DPDERIVE_SEEDS)")
-    text = (seeds / "001_1dd3d7af6edcb71d.txt").read_text()
+    assert "pd.finding.quasi_optimality_missing" in {f.id for f in derivations.findings()}
+    text = _seed_001()
     start = text.index("3.2 Quasi-optimalit", text.index("Théorème 3.1.0.1"))
     section = text[start:text.index("A HistogramMethod", start)]
     assert "Définition 3.2.0.1" in section
     assert not any(word in section for word in ("Théorème", "Lemme", "Proposition", "Corollaire"))
-    assert "pd.finding.quasi_optimality_missing" in {f.id for f in derivations.findings()}
 
 
 
 def _seed_001():
-    import os
-    from pathlib import Path
-    seeds = Path(os.environ.get("DPDERIVE_SEEDS") or Path(__file__).resolve().parents[3] / "shared" / "seeds")
-    if not (seeds / "001_1dd3d7af6edcb71d.txt").is_file():
-        pytest.skip(f"the source documents are not in {seeds} (set DPDERIVE_SEEDS)")
-    return (seeds / "001_1dd3d7af6edcb71d.txt").read_text()
+    from _seeds import seed_text
+    return seed_text("001_1dd3d7af6edcb71d.txt")
 
 
 def test_isens_len_reading_and_denominator_slip_against_the_source():
