@@ -11,6 +11,8 @@ from pathlib import Path
 import nbclient
 import nbformat
 import pytest
+from jupyter_client.asynchronous import AsyncKernelClient
+from jupyter_client.manager import AsyncKernelManager
 from nbclient.exceptions import CellExecutionError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -18,9 +20,43 @@ NOTEBOOK_DIR = ROOT / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
 
 
+class _ClientWithoutHeartbeat(AsyncKernelClient):
+    """A kernel client that starts no heartbeat channel.
+
+    On a loaded machine the heartbeat misses a beat, recreates its REQ socket and sends a ping; once the
+    kernel is shut down no peer ever takes that ping, the send blocks, and ``stop_channels`` joins that
+    thread for ever (the run then ends on pytest-timeout).  A client made by a kernel manager asks the
+    manager whether the kernel process lives, so the heartbeat is not needed."""
+
+    def start_channels(self, shell=True, iopub=True, stdin=True, hb=True, control=True):
+        super().start_channels(shell=shell, iopub=iopub, stdin=stdin, hb=False, control=control)
+
+
+class _KernelManager(AsyncKernelManager):
+    def _client_factory_default(self):
+        return _ClientWithoutHeartbeat
+
+
 def test_notebooks_found():
     """Guards against an empty parametrisation (which pytest would merely skip)."""
     assert NOTEBOOKS, f"no notebooks found in {NOTEBOOK_DIR}"
+
+
+def _heartbeat_started(manager_class) -> bool:
+    """Executes a one-cell notebook and reports whether its client had a heartbeat channel then."""
+    seen = []
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1 + 1")])
+    client = nbclient.NotebookClient(nb, timeout=60, kernel_name="python3", kernel_manager_class=manager_class)
+    client.on_cell_executed = lambda **_: seen.append(client.kc._hb_channel is not None)
+    client.execute()
+    return seen == [True]
+
+
+def test_notebook_kernel_has_no_heartbeat():
+    """The notebooks run with no heartbeat thread to join at shutdown; the control is nbclient's own
+    manager, whose client does start one (so the check can see a heartbeat when there is one)."""
+    assert not _heartbeat_started(_KernelManager)
+    assert _heartbeat_started(AsyncKernelManager)
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
@@ -32,6 +68,7 @@ def test_notebook_executes(path, monkeypatch):
 
     nb = nbformat.read(path, as_version=4)
     client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                                     kernel_manager_class=_KernelManager,
                                      resources={"metadata": {"path": str(NOTEBOOK_DIR)}})
     try:
         client.execute()
