@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import hashlib
 import inspect
 import random
@@ -240,6 +241,16 @@ class Enumeration:
     points: tuple | None = None     # the points evaluated (set by exhaust): each a tuple of (symbol, value)
 
 
+@functools.lru_cache(maxsize=4096)
+def _digest(kind: str, lhs, relation: str, rhs, conditions: tuple) -> str:
+    """:meth:`Claim.digest` of a statement.  Cached on the statement itself (SymPy's expressions are
+    immutable, and equal only when their trees and their symbols' assumptions are equal, which is what
+    ``srepr`` writes), so a claim changed in place gets the digest of its new statement."""
+    text = kind + "|" + sp.srepr(lhs) + relation + sp.srepr(rhs)
+    text += "|".join(sp.srepr(c) for c in conditions)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 @dataclass
 class Claim:
     """One statement ``lhs <relation> rhs`` under ``conditions``.
@@ -381,9 +392,7 @@ class Claim:
 
     def digest(self) -> str:
         """SHA-256 of the kind, statement and conditions (stable across runs)."""
-        text = self.kind + "|" + sp.srepr(self.lhs) + self.relation + sp.srepr(self.rhs)
-        text += "|".join(sp.srepr(c) for c in self.conditions)
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        return _digest(self.kind, self.lhs, self.relation, self.rhs, tuple(self.conditions))
 
     def mutated(self, kind: str | None = None) -> "Claim":
         """A copy with a false statement, for negative controls: by default an identity, limit or
@@ -1713,6 +1722,14 @@ def bound_variables(expr: sp.Expr) -> set:
     return out
 
 
+@functools.lru_cache(maxsize=1024)
+def _released(expr: sp.Expr) -> tuple[sp.Expr, frozenset]:
+    """``expr`` with its notation released, and the variables bound inside it (once per side of a claim,
+    not once per enumerated point)."""
+    expr = release(expr)
+    return expr, frozenset(bound_variables(expr))
+
+
 def _values_at(c: Claim, point: Mapping[sp.Symbol, sp.Expr]) -> tuple[sp.Expr, sp.Expr]:
     """Both sides of the statement evaluated exactly at one point.
 
@@ -1740,8 +1757,8 @@ def _values_at(c: Claim, point: Mapping[sp.Symbol, sp.Expr]) -> tuple[sp.Expr, s
         return sp.Add(*(s.function.xreplace({i: sp.Integer(k)}) for k in range(int(lo), int(hi) + 1)))
 
     def at(expr):
-        expr = release(expr)
-        if numbers and not (set(values) & bound(expr)):
+        expr, bound_here = _released(expr)
+        if numbers and not (set(values) & bound_here):
             expr = expr.xreplace(values)
             while expr.has(sp.Sum):           # finite sums with integer limits, innermost first
                 done = expr.replace(lambda e: isinstance(e, sp.Sum), terms)

@@ -22,6 +22,14 @@ def _spin(claim):
         sum(range(10_000))
 
 
+def _busy(claim):
+    """A proof that uses 0.7 s of CPU, then concludes."""
+    end = time.process_time() + 0.7
+    while time.process_time() < end:
+        sum(range(10_000))
+    return conclude(claim)
+
+
 def _sleepy(claim):
     """A proof that waits 3 s of wall-clock time without using the CPU, then concludes."""
     time.sleep(3)
@@ -68,6 +76,21 @@ def test_a_budget_exhausted_verdict_is_never_stored(registered, tmp_path):
     store.entries[spin.id] = {"digest": spin.digest(), "label": "PROVED", "verdict": {}}   # an older entry
     store.put([spin, good], verdicts)
     assert good.id in store.entries and spin.id not in store.entries
+
+
+def test_each_claim_gets_its_whole_budget_in_a_shared_worker(registered):
+    """One worker verifies one claim after another: four proofs of 0.7 s of CPU each, with budgets of 1 s,
+    are all proved (2.8 s in all, so a budget counted from the worker's start would stop the second), and a
+    claim after one that ran out of its budget is verified by a fresh worker."""
+    busy = [registered(Claim(id=f"t.runner.busy{i}", title="", source=SRC, kind="sign", lhs=x, relation=">",
+                             proof=_busy, budget=1)) for i in range(4)]
+    spin = registered(Claim(id="t.runner.spin4", title="", source=SRC, kind="sign", lhs=x, relation=">",
+                            proof=_spin, budget=1))
+    after = registered(Claim(id="t.runner.after", title="", source=SRC, kind="sign", lhs=x, relation=">",
+                             proof=conclude))
+    verdicts = runner.verify_many(busy + [spin, after], jobs=1)
+    assert [v.label for v in verdicts] == ["PROVED"] * 4 + ["ERROR", "PROVED"]
+    assert verdicts[4].checks[0].budget_exhausted
 
 
 def test_the_scale_multiplies_every_budget(registered, monkeypatch):
