@@ -21,7 +21,7 @@ from scipy.integrate import quad
 
 from _timing import best_of
 from numeric import SRS, BinaryDomain, calibrate_scale, privacy_profile, srs_binary_log_pmf
-from numeric._profile_binary import SRSFamily, pair_deltas
+from numeric.profile.search.binary import SRSFamily, pair_deltas
 
 N, n, EPS = 10_000, 500, 0.5
 
@@ -92,7 +92,7 @@ def full_supremum():
     """The profile value delta(eps) is a supremum over pairs: the quadrature route would integrate
     every pair the (same, pruned) search visits.  Its time is extrapolated from the quadrature of
     five of those pairs, chosen at random."""
-    import numeric._profile_binary as pb
+    import numeric.profile.search.binary as pb
 
     design, domain = SRS(N, n), BinaryDomain(N)
     print(f"\n2. delta(eps = {EPS}) = sup over all {2 * N} ordered pairs of totals in [0, {N}]")
@@ -134,7 +134,7 @@ def full_supremum():
 
 
 def scaling():
-    import numeric._profile_binary as pb
+    import numeric.profile.search.binary as pb
 
     print("\n3. full supremum over [0, N], one eps (cold: pruning bounds included); "
           "b = exact scale for (1, 1e-6) and half of it")

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from numeric import SRS, BinaryDomain, calibrate_scale, calibrate_table
-from numeric._profile_survey import Components
+from numeric.profile.search.one_unit import Components
 
 EPS, DELTA = 1.0, 1e-6
 

@@ -26,7 +26,7 @@ calibrated scale the largest stratum scale, exactly.  A stratum's exact scale is
 times the scale of binary data (claim ``htm.bounded.binary_pair``: the values {a, b} are the binary
 problem scaled by b - a), and on binary data with every total possible the worst pair is the
 population of 0s against one 1, the one-unit mechanism with q = n/N and shift N/n (see
-:mod:`numeric._profile_survey`): its scale solves q delta_K(eps0; (N/n)/b) = delta,
+:mod:`numeric.profile.search.one_unit`): its scale solves q delta_K(eps0; (N/n)/b) = delta,
 
 .. math:: b = \frac{N/n}{\varepsilon_0 - 2\ln(1 - \delta N/n)}, \qquad
           e^{\varepsilon_0} = 1 + (e^{\varepsilon} - 1) N/n
@@ -251,7 +251,7 @@ def _budget(epsilon, delta, split, cells_count: int):
 
 def _binary_scales(N: np.ndarray, n: np.ndarray, eps: float, delta: float, noise: str, rtol: float):
     """The exact scale of binary data with every total possible, per distinct (N, n): one batch."""
-    from ._profile_survey import Components
+    from .profile.search.one_unit import Components
 
     key = np.stack([N, n], axis=1)
     uniq, inv = np.unique(key, axis=0, return_inverse=True)
@@ -265,9 +265,49 @@ def _binary_scales(N: np.ndarray, n: np.ndarray, eps: float, delta: float, noise
         log_term = np.where(e <= 1, np.log1p(np.expm1(min(e, 1.0)) / q),
                             e - np.log(q) + np.log1p((q - 1) * np.exp(-e)))
         generic = h / log_term
+    elif eps > 0 and noise == "gaussian":
+        generic = np.array([_generic_gaussian_sigma(float(qi), eps, delta) for qi in q])
     else:
-        generic = np.full(k, np.nan if noise == "gaussian" else np.inf)
+        generic = np.full(k, np.inf)
     return b_up[np.ravel(inv)], generic[np.ravel(inv)]
+
+
+def _gaussian_delta(eps, sensitivity, sigma):
+    """delta(eps) of the Gaussian mechanism with this L2 sensitivity and sigma (Balle and Wang, "Improving the
+    Gaussian mechanism for differential privacy", ICML 2018, Theorem 8), in mpmath:
+    Phi(D/(2 sigma) - eps sigma/D) - e^eps Phi(-D/(2 sigma) - eps sigma/D)."""
+    import mpmath
+
+    a, c = sensitivity / (2 * sigma), eps * sigma / sensitivity
+    return mpmath.ncdf(a - c) - mpmath.exp(eps) * mpmath.ncdf(-a - c)
+
+
+def _generic_gaussian_sigma(q: float, eps: float, delta: float) -> float:
+    """The sigma of the generic route with Gaussian noise, per unit of value range: the Gaussian mechanism on
+    the sample total (sensitivity 1/q for the HT total), (eps_b, delta_b)-DP with eps_b = ln(1 + (e^eps -
+    1)/q) and delta_b = delta/q, so that amplification by sampling without replacement (Balle, Barthe and
+    Gaboardi 2018, Thm 9; claim ``htm.srs.amplification``) makes it (eps, delta)-DP.  The smallest such sigma
+    by bisection in mpmath at 30 digits (delta(eps) of the mechanism decreases in sigma), returned rounded
+    up; 0 when delta_b >= 1 (no noise is needed on that route)."""
+    import mpmath
+
+    with mpmath.workdps(30):
+        qm, e = mpmath.mpf(q), mpmath.mpf(eps)
+        eps_b = mpmath.log1p(mpmath.expm1(e) / qm)
+        delta_b = mpmath.mpf(delta) / qm
+        if delta_b >= 1:
+            return 0.0
+        h = 1 / qm
+        lo, hi = mpmath.mpf(0), h
+        while _gaussian_delta(eps_b, h, hi) > delta_b:
+            lo, hi = hi, 2 * hi
+        while hi - lo > hi * mpmath.mpf("1e-12"):
+            mid = (lo + hi) / 2
+            if _gaussian_delta(eps_b, h, mid) > delta_b:
+                lo = mid
+            else:
+                hi = mid
+        return float(np.nextafter(float(hi), np.inf))
 
 
 def _round_up_product(a, b):
@@ -366,8 +406,9 @@ def calibrate_table(cells, epsilon, delta, noise="laplace", split="parallel", cl
     Returns a DataFrame, one row per cell: ``cell, strata, epsilon, delta`` (the cell's share),
     ``noise, b`` (sigma for Gaussian noise), ``noise_sd`` (sqrt(2) b or sigma), ``exact``,
     ``worst_stratum, worst_pair``, ``generic_b`` (the Laplace mechanism on the sample amplified by
-    subsampling, delta = 0: :func:`numeric.amplified_laplace_scale` times the width; NaN for Gaussian
-    noise) and ``ratio`` = b/generic_b; with a ``total`` column also ``total, design_sd, rse_design``
+    subsampling, delta = 0: :func:`numeric.amplified_laplace_scale` times the width; for Gaussian noise the
+    Gaussian mechanism on the sample at (ln(1 + (e^eps - 1)/q), delta/q), amplified the same way, times the
+    width) and ``ratio`` = b/generic_b; with a ``total`` column also ``total, design_sd, rse_design``
     (without noise), ``rse`` (with it: Var = design variance + 2 b^2 or sigma^2, claim
     ``htm.accuracy.variance``) and ``ci95_halfwidth`` (normal approximation).
 

@@ -14,7 +14,9 @@ citation("triangle_inequality", "Triangle inequality",
 citation("mediant_inequality", "Ratio of sums (mediant) inequality",
          "For b_k > 0: min_k a_k/b_k <= (sum a_k)/(sum b_k) <= max_k a_k/b_k, with equality on the right "
          "iff a_k/b_k equals the maximum for every k with b_k > 0.",
-         "G. H. Hardy, J. E. Littlewood, G. Polya, Inequalities, 2nd ed. (1952), Sec. 2.5.")
+         "G. H. Hardy, J. E. Littlewood, G. Polya, Inequalities, 2nd ed. (1952), Ch. II, Thm 1 (a weighted "
+         "mean lies between the least and the largest value; (sum a_k)/(sum b_k) is the mean of the a_k/b_k "
+         "with weights b_k).")
 citation("laguerre_rule_of_signs", "Laguerre's rule of signs",
          "An exponential sum sum_k w_k e^{c_k z} (c_1 < ... < c_K) has at most as many real zeros, counted "
          "with multiplicity, as the sequence (w_k) has sign changes.",
@@ -138,3 +140,91 @@ citation("substitution_rule", "Substitution rule for integrals (reflections and 
          "k(w + c) dw: Lebesgue measure is invariant under z -> c - z and z -> z + c.",
          "W. Rudin, Principles of Mathematical Analysis, 3rd ed. (1976), Thm 6.19; P. Billingsley, Probability and "
          "Measure, 3rd ed. (1995), Thm 16.13.")
+
+# -- amplification by subsampling without replacement, stated for the privacy profile, with its formal form ----------
+citation("amplification_subsampling_wor_profile",
+         "Amplification by subsampling without replacement, for the privacy profile (Balle, Barthe, Gaboardi 2018)",
+         "Let M act on datasets of m records and M' = M o S^wo_m draw m of the n records of its input uniformly "
+         "without replacement and apply M to them. With respect to the substitution relation (datasets of n records "
+         "that differ in one record, M's privacy profile taken for the same relation on m records), for every "
+         "eps >= 0 and eps' = ln(1 + (m/n)(e^eps - 1)): delta_{M'}(eps') <= (m/n) delta_M(eps), delta(.) the privacy "
+         "profile (the smallest delta of each eps). So an (eps, delta)-DP M gives an (ln(1 + (m/n)(e^eps - 1)), "
+         "(m/n) delta)-DP M'.",
+         "B. Balle, G. Barthe, M. Gaboardi, Privacy amplification by subsampling: tight analyses via couplings and "
+         "divergences, NeurIPS (2018), arXiv:1807.01647, Thm 9 (sampling without replacement, substitution) and "
+         "Table 1.")
+
+import sympy as _sp  # noqa: E402  (the formal form of the citation above)
+
+from .proofs import cited_form as _cited_form  # noqa: E402
+
+#: template symbols of the form of ``amplification_subsampling_wor_profile``: m of n records, the value delta_M(eps)
+#: of the profile of the mechanism on the subsample, and the notation delta_{M'}(eps') of the subsampled mechanism's
+#: profile at eps' = ln(1 + (m/n)(e^eps - 1))
+WOR_M, WOR_N = _sp.symbols("m_{wo} n_{wo}", integer=True, positive=True)
+WOR_DELTA_M = _sp.Symbol(r"\delta_{M}(\varepsilon)", nonnegative=True)
+WOR_PROFILE = _sp.Symbol(r"\delta_{M \circ S^{wo}_{m}}\left(\ln\left(1 + \frac{m}{n}\left(e^{\varepsilon} - 1\right)"
+                         r"\right)\right)")
+_cited_form("amplification_subsampling_wor_profile", WOR_PROFILE, WOR_M / WOR_N * WOR_DELTA_M, "<=",
+            conditions=(_sp.Le(WOR_M, WOR_N),))
+citation("hockey_stick_mixture", "Joint convexity of the hockey-stick divergence",
+         "For laws mixed with the same weights, P = sum_i w_i P_i and Q = sum_i w_i Q_i (w_i >= 0, sum_i w_i = 1), "
+         "sup_A P(A) - e^eps Q(A) <= sum_i w_i sup_A (P_i(A) - e^eps Q_i(A)): the supremum of a weighted sum is at "
+         "most the weighted sum of the suprema.",
+         "B. Balle, G. Barthe, M. Gaboardi, Privacy amplification by subsampling: tight analyses via couplings and "
+         "divergences, NeurIPS (2018), Sec. 2 (joint convexity); F. Liese, I. Vajda, On divergences and "
+         "informations in statistics and information theory, IEEE Trans. Inf. Theory 52 (2006), Sec. II.")
+citation("multiplication_rule", "Multiplication rule for conditional probabilities",
+         "For events A and B, P(A n B) = P(A) P(B | A): for P(A) > 0 the definition of the conditional probability "
+         "P(B | A) = P(A n B)/P(A); for P(A) = 0 both sides vanish.",
+         "W. Feller, An Introduction to Probability Theory and Its Applications I, 3rd ed. (1968), V.1.")
+citation("pure_dp_likelihood_ratio", "Pure differential privacy of discrete laws and the likelihood ratio",
+         "For laws with pmfs p_x, p_x' on a countable set and c >= 0, P_x(A) <= c P_x'(A) for every event A iff "
+         "p_x(y) <= c p_x'(y) for every outcome y (take singletons; sum over A); so sum_y (p_x - e^eps p_x')_+ = 0 iff "
+         "eps >= ln(p_x(y)/p_x'(y)) at every y with p_x(y) > 0, and the least eps with delta(eps) = 0 over a family "
+         "of pairs is ln sup p_x(y)/p_x'(y) over the pairs and those y, a ratio with p_x'(y) = 0 < p_x(y) being +oo.",
+         "C. Dwork, A. Roth, The Algorithmic Foundations of Differential Privacy (2014), Def. 2.4 and Sec. 3.5.1 "
+         "(the privacy loss ln(Pr[M(x) = xi]/Pr[M(y) = xi]) of an outcome xi).")
+citation("image_measure_change_of_variables", "Change of variables for an image measure (discrete case)",
+         "For a probability p on a finite set S, a map T: S -> R and a function g, sum_s p(s) g(T(s)) = "
+         "sum_{y in T(S)} g(y) p(T^{-1}{y}): the integral of g(T) is the integral of g against the law "
+         "p o T^{-1} of T (a finite sum regrouped by the values of T).",
+         "P. Billingsley, Probability and Measure, 3rd ed. (1995), Thm 16.13 (change of variable); W. Feller, An "
+         "Introduction to Probability Theory and Its Applications I, 3rd ed. (1968), IX.2 (expectation of a "
+         "function of a random variable).")
+citation("metric_triangle_inequality", "Triangle inequality of the Hamming distance",
+         "The number of coordinates in which two sequences of equal length differ is a metric: d(x, z) <= d(x, y) + "
+         "d(y, z).",
+         "R. W. Hamming, Error detecting and error correcting codes, Bell System Technical Journal 29(2) (1950) "
+         "147-160 (the geometrical model: the distance between points of the code space is a metric).")
+citation("least_natural_attained", "An infimum of natural numbers is a least element",
+         "The infimum of a set of reals is at most each of its elements; a nonempty set of natural numbers has a least "
+         "element, so an infimum over it is attained.",
+         "W. Rudin, Principles of Mathematical Analysis, 3rd ed. (1976), Def. 1.8; H. B. Enderton, Elements of Set "
+         "Theory (1977), Ch. 4 (the well-ordering of the natural numbers).")
+citation("order_statistic_counts", "Order statistics by counting",
+         "For reals w_1, ..., w_n and 1 <= m <= n, the m-th smallest w_(m) satisfies w_(m) <= c iff at least m of the "
+         "w_i are <= c, and w_(m) >= c iff at most m - 1 of the w_i are < c.",
+         "H. A. David, H. N. Nagaraja, Order Statistics, 3rd ed. (2003), Sec. 2.1 (X_(r) is at most x iff at "
+         "least r of the X_i are at most x).")
+citation("integral_additivity", "Additivity of the integral over adjacent intervals",
+         "For a nonnegative measurable (or integrable) f and a <= c <= d, int_{(a, d)} f = int_{(a, c)} f + "
+         "int_{(c, d)} f: the integral is additive over disjoint sets (a point has measure 0), infinite ends included.",
+         "W. Rudin, Principles of Mathematical Analysis, 3rd ed. (1976), Thm 6.12(c); P. Billingsley, Probability and "
+         "Measure, 3rd ed. (1995), Sec. 16 (the integral over a set: A -> int_A f d mu is countably additive for "
+         "nonnegative f).")
+citation("hockey_stick_threshold_mlr", "Hockey-stick divergence of a monotone likelihood ratio over thresholds",
+         "For two laws P, Q on a finite interval of integers with Q(s) > 0 at every s of it and P(s) Q(s+1) <= "
+         "P(s+1) Q(s) for every s (the ratio P/Q nondecreasing) and every c >= 0: sum_s (P(s) - c Q(s))_+ = max_t [P(>= t) - c Q(>= t)], t "
+         "over the set and one past its end. The sum is sup_A P(A) - c Q(A), attained at A = {P > c Q} "
+         "(hockey_stick_event_form); by the monotone ratio that set is an upper set {s >= t}, and every upper set is "
+         "an event.",
+         "E. L. Lehmann, J. P. Romano, Testing Statistical Hypotheses, 3rd ed. (2005), Sec. 3.4 (Thm 3.4.1: for a "
+         "monotone likelihood ratio the most powerful tests reject on upper half-lines); B. Balle, G. Barthe, "
+         "M. Gaboardi, Privacy amplification by subsampling, NeurIPS (2018), Sec. 2.")
+#: template symbols of the form of ``hockey_stick_threshold_mlr``
+HT_SUM = _sp.Symbol(r"\sum_s (P(s) - c Q(s))_+", real=True)
+HT_THR = _sp.Symbol(r"\max_t [P(\geq t) - c Q(\geq t)]", real=True)
+HT_MLR = _sp.Symbol(r"\min_s [P(s+1) Q(s) - P(s) Q(s+1)]", real=True)
+HT_QMIN = _sp.Symbol(r"\min_s Q(s)", real=True)
+_cited_form("hockey_stick_threshold_mlr", HT_SUM, HT_THR, conditions=(_sp.Ge(HT_MLR, 0), _sp.Gt(HT_QMIN, 0)))

@@ -617,6 +617,77 @@ register(Claim(
          "this is the exact one-unit supremum, and sup delta(eps) = max_i of it (htm.poisson.one_unit_mixture)."))
 
 # ================================================================================================
+# Amplification by simple random sampling (the (eps, delta) theorem the SRS reductions rest on)
+# ================================================================================================
+S23_AMPLIFICATION = Source(DOC, "Section 2.3 (simple random sampling of n among N); not in the paper: the external "
+                                "theorem (Balle, Barthe & Gaboardi 2018, Thm 9) that the toolkit's SRS calibration uses")
+N_a, n_a = sp.symbols("N n", integer=True, positive=True)      # population and sample sizes (integers here)
+q_a = n_a / N_a
+_DELTA_M = sp.Function(r"\delta_{M}", nonnegative=True)        # the privacy profile of the mechanism on the sample
+_AMPL_PROFILE = sp.Symbol(r"\delta_{M \circ S}\left(\ln\left(1 + \frac{n}{N}\left(e^{\varepsilon} - 1\right)"
+                          r"\right)\right)")
+_E0 = sp.Symbol("epsilon_0", nonnegative=True)                 # eps of the mechanism on the sample
+_SHIFT = sp.Symbol("Delta", positive=True)                     # the sensitivity of the HT total on the sample
+_DELTA_T = sp.Symbol("delta", positive=True)                   # a target delta (< n/N)
+
+
+def _amplified(e):
+    """eps' = ln(1 + (n/N)(e^e - 1)), the amplified epsilon of the cited result."""
+    return sp.log(1 + q_a * (sp.exp(e) - 1))
+
+
+def _unamplified(e):
+    """ln(1 + (e^e - 1) N/n): the epsilon on the sample the numeric layer computes for a target e."""
+    return sp.log(1 + (sp.exp(e) - 1) / q_a)
+
+
+def _prove_srs_amplification(claim: Claim) -> Proof:
+    from ..engine.citations import WOR_DELTA_M, WOR_M, WOR_N, WOR_PROFILE
+    from ..engine.proofs import conclude_instance
+
+    b_closed = _SHIFT / (_E0 - 2 * sp.log(1 - _DELTA_T / q_a))
+    b_generic = _SHIFT / _unamplified(eps)
+    return all_of(
+        zero(_unamplified(_amplified(_E0)) - _E0,
+             "the map the numeric layer uses, eps -> ln(1 + (e^eps - 1) N/n), undoes eps0 -> eps' = ln(1 + (n/N)"
+             "(e^{eps0} - 1)): the eps0 on the sample whose amplified eps' is a target eps"),
+        zero(_amplified(_unamplified(eps)) - eps, "and eps' at that eps0 is the target eps: the two maps are inverse"),
+        zero(_unamplified(eps) - (eps - sp.log(q_a) + sp.log(1 + (q_a - 1) * sp.exp(-eps))),
+             "ln(1 + (e^eps - 1) N/n) = eps - ln(n/N) + ln(1 + (n/N - 1) e^{-eps}), the form computed for eps > 1 "
+             "(no overflow of e^eps)"),
+        zero(_amplified(_SHIFT / b_generic) - eps,
+             "the Laplace mechanism of sensitivity Delta on the sample has delta_M(Delta/b) = 0 (htm.census.delta): "
+             "at the generic scale b = Delta / ln(1 + (e^eps - 1) N/n) its amplified eps' is eps, so the release "
+             "has delta = 0 at eps (amplified_laplace_scale, the pure scales of the search)"),
+        zero(q_a * (1 - sp.exp((_E0 - _SHIFT / b_closed) / 2)) - _DELTA_T,
+             "with delta_M(eps0) = 1 - e^{(eps0 - Delta/b)/2} (the Laplace mechanism, htm.census.delta, eps0 <= "
+             "Delta/b), (n/N) delta_M(eps0) = delta at b = Delta / (eps0 - 2 ln(1 - delta N/n)) for delta < n/N: the "
+             "closed scale of the SRS reduction (numeric.profile.calibration.closed_scale)"),
+        conclude_instance(claim, "amplification_subsampling_wor_profile",
+                          {WOR_PROFILE: _AMPL_PROFILE, WOR_M: n_a, WOR_N: N_a, WOR_DELTA_M: _DELTA_M(eps)}))
+
+
+register(Claim(
+    id="htm.srs.amplification",
+    title="SRS of n among N, substitution neighbours, M any mechanism on the n sampled records: "
+          "delta_{M o S}(ln(1 + (n/N)(e^eps - 1))) <= (n/N) delta_M(eps)",
+    source=S23_AMPLIFICATION, kind="inequality", lhs=_AMPL_PROFILE, relation="<=", rhs=q_a * _DELTA_M(eps),
+    conditions=(sp.Le(n_a, N_a),), proof=_prove_srs_amplification,
+    note="delta_{M o S}(.) is the privacy profile of the release M(x_S), S a simple random sample of n of the N "
+         "units, over neighbouring populations (one unit's value changed: the substitution relation); delta_M(.) is "
+         "the profile of M over samples that differ in one record. The Horvitz-Thompson release t(x, S) + noise is of "
+         "this form, M the noisy total (N/n) sum of the sampled values. An external result (Balle, Barthe & Gaboardi "
+         "2018, Thm 9), cited with its formal statement: the claim is an instance of it (m = n, n = N). The further "
+         "steps are not needed for the claim; they check the algebra the numeric layer uses: the target eps of the release is reached with "
+         "e^{eps0} = 1 + (e^eps - 1) N/n on the sample (the inverse map, and its overflow-free form), the generic "
+         "scale Delta / ln(1 + (e^eps - 1) N/n) (profile.amplification.generic_scale) is where the amplified "
+         "Laplace mechanism is pure, and the closed scale Delta / (eps0 - 2 ln(1 - delta N/n)) is where (n/N) "
+         "delta_M(eps0) = delta for the Laplace mechanism. With the pair every-a / one-b, which attains (n/N) "
+         "delta_M(eps0) (numeric.profile.search.one_unit; measured, not proved here), the SRS reduction's scale "
+         "agrees with the exact search (tests)."))
+
+
+# ================================================================================================
 # Bounded values under SRS
 # ================================================================================================
 lo, hi = sp.symbols("a b_max", real=True)          # the value range [a, b] (b_max: b is the noise scale)

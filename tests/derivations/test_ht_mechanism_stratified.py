@@ -54,8 +54,9 @@ EXPECTED = {
     "htm.table.basic_composition": "PROVED (with citations)",
     "htm.table.kov_composition": "PROVED (with citations)",
     "htm.accuracy.variance": "PROVED (with citations)",
+    "htm.srs.amplification": "PROVED (with citations)",
 }
-PREFIXES = ("htm.strat.", "htm.poisson.", "htm.bounded.", "htm.table.", "htm.accuracy.")
+PREFIXES = ("htm.strat.", "htm.poisson.", "htm.bounded.", "htm.table.", "htm.accuracy.", "htm.srs.")
 GAMMAS = (Fraction(1), Fraction(3, 2), Fraction(4))      # e^eps, rational
 
 
@@ -103,6 +104,17 @@ def test_plausible_slips_are_not_proved():
                  (l_, 0, i - 1)) / (1 + sp.exp(e0))**k
     assert not verify_inline(wrong("htm.table.kov_composition", rhs=bad)).proved
     assert not verify_inline(wrong("htm.accuracy.variance", rhs=M.V_d + M.b**2)).proved
+
+
+def test_amplification_slips_are_not_proved():
+    """The cited amplification by sampling without replacement: delta_M not scaled by n/N, scaled by N/n, or the
+    relation reversed, is not an instance of the cited form; nor is the claim without its condition n <= N."""
+    c = derivations.get("htm.srs.amplification")
+    assert verify_inline(c).proved                                           # control: the stated claim is
+    assert not verify_inline(wrong("htm.srs.amplification", rhs=M._DELTA_M(M.eps))).proved
+    assert not verify_inline(wrong("htm.srs.amplification", rhs=M.N_a / M.n_a * M._DELTA_M(M.eps))).proved
+    assert not verify_inline(wrong("htm.srs.amplification", relation=">=")).proved
+    assert not verify_inline(wrong("htm.srs.amplification", conditions=())).proved
 
 
 # -- exact laws of small designs (independent enumeration) ------------------------------------------------

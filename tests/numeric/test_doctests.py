@@ -12,6 +12,9 @@ import numeric.ht
 import numeric.ht_mechanism
 import numeric.laplace
 import numeric.profile
+import numeric.profile.calibration
+import numeric.profile.designs
+import numeric.profile.domains
 import numeric.pufferfish
 import numeric.identification
 import numeric.loglinear
@@ -22,9 +25,11 @@ import numeric.srs_binary
 
 
 @pytest.mark.parametrize("module", [numeric, numeric.laplace, numeric.ht, numeric.ht_mechanism, numeric.bruteforce,
-                                    numeric.srs_binary, numeric.profile, numeric.pufferfish, numeric.identification,
-                                    numeric.loglinear, numeric.sampling, numeric.misclassification, numeric.shuffle_rr,
-                                    numeric.quantile_mechanisms, numeric.private_deciles, numeric._above_threshold],
+                                    numeric.srs_binary, numeric.profile, numeric.profile.designs,
+                                    numeric.profile.domains, numeric.profile.calibration, numeric.pufferfish,
+                                    numeric.identification, numeric.loglinear, numeric.sampling,
+                                    numeric.misclassification, numeric.shuffle_rr, numeric.quantile_mechanisms,
+                                    numeric.private_deciles, numeric._above_threshold],
                          ids=lambda m: m.__name__)
 def test_docstring_examples(module):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)

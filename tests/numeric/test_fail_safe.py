@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from _strategies import srs_designs
-from numeric import _profile_binary as pb
+from numeric.profile.search import binary as pb
 from numeric import (SRS, Bernoulli, BinaryDomain, amplified_laplace_scale, calibrate_scale, delta_bruteforce,
                      epsilon_for_delta, privacy_profile, worst_pair)
 

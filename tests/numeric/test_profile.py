@@ -1,8 +1,8 @@
 """numeric.profile (privacy profile, worst pair, calibration) against independent references.
 
-The code under test is numeric/profile.py with numeric/_profile_kernels.py (closed forms per pair),
-numeric/_profile_binary.py (SRS and Bernoulli on binary data: counts and a pruned search) and
-numeric/_profile_explicit.py (every sample and every pair of an explicit design).
+The code under test is the package numeric/profile/: kernels.py (closed forms per pair),
+search/binary.py (SRS and Bernoulli on binary data: counts and a pruned search), search/explicit.py
+(every sample and every pair of an explicit design) and calibration.py.
 
 References (none reuses that code, none is a value copied from its output):
 * brute force: ``numeric.delta_bruteforce`` (every sample enumerated, exact Fraction atoms, closed

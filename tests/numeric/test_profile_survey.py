@@ -1,7 +1,7 @@
 """Stratified and Poisson designs and bounded values in numeric.profile, against independent references.
 
-Code under test: numeric/profile.py (Stratified, Poisson, IntervalDomain, Scale and the one-unit
-reductions) with numeric/_profile_survey.py.
+Code under test: the package numeric/profile/ (Stratified, Poisson, IntervalDomain, Scale and the
+one-unit reductions of search/__init__.py and search/one_unit.py, their calibration in calibration.py).
 
 References (none reuses that code):
 * brute force: ``numeric.delta_bruteforce`` (every sample of the whole population enumerated,
@@ -12,7 +12,7 @@ References (none reuses that code):
   30 digits, the integrand max(f - e^eps f', 0) with the two densities summed directly and the
   line split at the atoms and at the sign changes (found by bisection in mpmath);
 * the per-stratum calibrations of the existing exact search of one design (numeric.calibrate_scale
-  on SRS or Bernoulli with a BinaryDomain: the branch and bound of _profile_binary, which shares no
+  on SRS or Bernoulli with a BinaryDomain: the branch and bound of profile/search/binary.py, which shares no
   code with the one-unit closed forms), and its privacy profile at the stratified scale.
 Tolerances: 1e-9 relative against mpmath (computed integrals); brute force agrees to 1e-12 absolute
 plus the certified rounding bound; scales to the calibration's rtol (1e-9).
@@ -306,7 +306,7 @@ def test_one_unit_scale_equals_the_exact_search_on_random_designs():
     closed form of the one-unit pair (the table's path) against the exact branch-and-bound search of
     one design, 16 seeded random designs and targets; the table's scale is checked to meet the target by
     the search's own profile."""
-    from numeric._profile_survey import Components
+    from numeric.profile.search.one_unit import Components
 
     rng = np.random.default_rng(27)
     for _ in range(16):

@@ -2,7 +2,7 @@
 
 For each population vector x of the domain the Horvitz-Thompson atoms t(x, s) = sum_{i in s}
 x_i / pi_i are computed sample by sample; every ordered pair (x, x') differing at one unit is
-evaluated exactly (``_profile_kernels``): all Laplace pairs at once, padded to a common number of
+evaluated exactly (:mod:`numeric.profile.kernels`): all Laplace pairs at once, padded to a common number of
 atoms; Gaussian pairs one by one (Rolle isolation of the zeros).
 """
 from __future__ import annotations
@@ -12,9 +12,9 @@ import math
 
 import numpy as np
 
-from ._profile_kernels import (LD, U_D, U_LD, gaussian_delta_general, laplace_delta_general, perturbation_bound,
-                               round_up)
-from .ht_mechanism import ht_atoms
+from ...ht_mechanism import ht_atoms
+from ..kernels import (LD, U_D, U_LD, gaussian_delta_general, laplace_delta_general, perturbation_bound,
+                       round_up)
 
 MAX_PAIRS = 200_000
 

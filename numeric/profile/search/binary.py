@@ -5,7 +5,7 @@ atom spacing (N/n for SRS(N, n), 1/p for Bernoulli(p)); the law of y depends on 
 total t, so the neighbouring pairs are the ordered pairs of totals (t, t+1) ("up") and (t+1, t)
 ("down") in [m_t, M_t].
 
-Each pair's delta is computed exactly (``_profile_kernels``) on a window of y holding every atom of
+Each pair's delta is computed exactly (:mod:`numeric.profile.kernels`) on a window of y holding every atom of
 probability above e^{-80} (checked: the log pmf at each window edge inside the support is below
 -80, and the pmf is log-concave, so what is left out is below 1e-34).  Pairs are visited in
 decreasing order of an upper bound and the search stops when the bound falls below the best delta
@@ -27,8 +27,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from ._profile_kernels import (LD, U_D, U_LD, gaussian_delta_one_change, laplace_delta_uniform, perturbation_bound,
-                               round_up)
+from ..kernels import (LD, U_D, U_LD, _mechanism_delta, gaussian_delta_one_change, laplace_delta_uniform,
+                      perturbation_bound, round_up)
 
 _EDGE = -80.0          # log pmf allowed at a window edge that is not a support end
 _FLOOR = -200.0        # cells whose log pmf is below the row's top minus 200 are dropped (mass < W e^-200)
@@ -272,20 +272,6 @@ def _log_max_h(fam: "SRSFamily", t: np.ndarray) -> np.ndarray:
     return np.maximum.reduce([fam.log_h(np.clip(mode + d, lo, hi), t) for d in (-1, 0, 1)])
 
 
-def _mechanism_delta(x: float, h: float, b: float, noise: str) -> float:
-    """delta at ratio e^x of the pair (K(. - h), K) of one kernel shifted by h (either order): the
-    Laplace mechanism max(0, 1 - e^{(x - h/b)/2}) (claim ``htm.census.delta``), the Gaussian one
-    Phi(h/(2s) - x s/h) - e^x Phi(-h/(2s) - x s/h) (Balle & Wang 2018, Theorem 8), 1 at b = 0."""
-    if b == 0:
-        return 1.0
-    if noise == "laplace":
-        return max(0.0, -math.expm1((x - h / b) / 2))
-    from scipy.special import ndtr
-
-    r, s = h / b, x * b / h
-    return max(0.0, float(ndtr(r / 2 - s) - math.exp(min(x, 700.0)) * ndtr(-r / 2 - s)))
-
-
 def noise_bound(fam: "SRSFamily", t1: int, t2: int, eps: float, b: float, noise: str) -> float:
     """An upper bound of delta_b(eps) over the up pairs (t, t+1), t1 <= t <= t2, that uses the noise.
 
@@ -388,7 +374,7 @@ def _pure(fam: BinaryFamily, eps: float, b: float, noise: str) -> bool:
     [1 - q (1 - e^{-h/b}), 1 + q (e^{h/b} - 1)] and f_t/f_{t+1} <= 1/(1 - q (1 - e^{-h/b}))
     <= 1 + q (e^{h/b} - 1): the release is ln(1 + q (e^{h/b} - 1))-DP, the amplified epsilon of
     claim ``profile.amplification.generic_scale`` (for SRS: amplification by sampling without
-    replacement, cited there).  The comparison is exact: h/b as a rational, the logarithm in
+    replacement, claim ``htm.srs.amplification``).  The comparison is exact: h/b as a rational, the logarithm in
     128-bit interval arithmetic (mpmath.iv), True only if eps is >= the interval's upper end (a
     tie is left to the computation, which then returns its rounding bound)."""
     if noise != "laplace" or not 0 < b < math.inf:

@@ -22,8 +22,14 @@ pair, e.g. simple random or Bernoulli sampling on binary data) means a half-line
 changes: the zeros are isolated by Rolle's theorem level by level (the derivative of
 e^{-lambda_l z} g_l is the next exponential sum), each bracketed and solved by ``brentq``.
 Everything is evaluated in log space, relative to the nearest atom, so nothing overflows.
+
+Two pairs of few atoms are given whole: the one-unit mechanism (``one_unit_delta``: a unit sampled
+with probability pi, its value y against y', the reductions of :mod:`numeric.profile.search.one_unit`)
+and one kernel against itself shifted (``_mechanism_delta``: the Laplace or Gaussian mechanism).
 """
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -319,5 +325,114 @@ def _normal_interval(x1, x2):
     return np.where(upper, mirrored, direct)
 
 
+# -- the one-unit mechanism and the mechanism of one shift -------------------------------------------
+_EPS_CAP = 1000.0     # e^eps is capped at e^1000 (delta only grows): as in the binary search
+
+
+def _pair_rows(atoms_x, p_x, atoms_xp, p_xp, c):
+    """Rows of sorted atoms and signed weights P_x - c P_x' (atoms of both laws listed, coincident
+    atoms kept apart: the closed forms add them)."""
+    a = np.concatenate([atoms_x, atoms_xp], axis=1)
+    w = np.concatenate([p_x, -c * p_xp], axis=1)
+    order = np.argsort(a, axis=1, kind="stable")
+    return np.take_along_axis(a, order, axis=1), np.take_along_axis(w, order, axis=1)
+
+
+def _error(shift_max: np.ndarray, b: np.ndarray, noise: str, K: int) -> np.ndarray:
+    """A priori bound of the rounding error of a pair's delta (``perturbation_bound`` of eta): the
+    weights (two doubles and a product in long double), the atoms y/pi (relative error 2u: a kernel
+    moved by e changes by a factor within e^{+-e/b} for Laplace, e^{+-41 e/sigma} within 40 sigma for
+    Gaussian noise) and the recursions ((4K + 32) u in long double)."""
+    move_abs = 6 * U_D * shift_max      # y/pi, and the division of the atoms by b
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        r = np.where(b > 0, move_abs / np.where(b > 0, b, 1.0), 0.0)
+        move = np.expm1(r if noise == "laplace" else 41 * r)
+    eta = np.asarray(16 * U_D + move + (4 * K + 32) * U_LD, dtype=float)
+    # perturbation_bound, vectorised: 2.01 eta/(1 - eta) below 1/2, the trivial bound 1 beyond
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(eta < 0.5, 2.01 * eta / (1 - np.minimum(eta, 0.5)), 1.0)
+
+
+def _scaled_laplace(A, W, b) -> np.ndarray:
+    """Laplace delta of each row at its own scale b (an array): delta(a, w, b) = delta(a/b, w, 1), so
+    every row with b > 0 runs in one call on the atoms divided by its b; rows with b = 0 (no noise)
+    in another."""
+    out = np.zeros(len(b), dtype=LD)
+    pos = b > 0
+    if pos.any():
+        out[pos] = laplace_delta_general(A[pos] / b[pos, None], W[pos], 1.0)
+    if (~pos).any():
+        out[~pos] = laplace_delta_general(A[~pos], W[~pos], 0.0)
+    return out
+
+
+def _scaled_gaussian(A, W, b) -> np.ndarray:
+    """Gaussian delta of each row at its own sigma: rows whose weights change sign at most once in one
+    vectorised call (atoms divided by sigma, sigma = 1), the others one by one (Rolle isolation)."""
+    out = np.zeros(len(b), dtype=LD)
+    s = np.sign(W)
+    nz = s != 0
+    changes = np.array([int(np.count_nonzero(np.diff(r[m]) != 0)) for r, m in zip(s, nz)])
+    zero = b == 0
+    if zero.any():
+        out[zero] = laplace_delta_general(A[zero], W[zero], 0.0)
+    one = (changes <= 1) & ~zero
+    if one.any():
+        out[one] = gaussian_delta_one_change(A[one] / b[one, None], W[one], 1.0)
+    for k in np.flatnonzero((changes > 1) & ~zero):
+        out[k] = gaussian_delta_general(A[k] / b[k], W[k], 1.0)
+    return out
+
+
+def one_unit_delta(pi, y, yp, b, eps: float, noise: str) -> np.ndarray:
+    r"""delta(eps) of the one-unit mechanism from value y to value y' (ordered), rounded up:
+
+    .. math:: \int \big((1-\pi)K + \pi K_{y/\pi} - e^{\varepsilon}((1-\pi)K + \pi K_{y'/\pi})\big)_+
+
+    (K the Laplace(b) or N(0, b^2) density; K_s shifted by s).  Arrays broadcast; b = 0 allowed
+    (the noiseless mechanism).  A pair with one value 0 has two atoms (0 and the other value / pi)."""
+    pi, y, yp, b = (np.asarray(v, dtype=float) for v in np.broadcast_arrays(pi, y, yp, b))
+    shape = pi.shape
+    pi, y, yp, b = pi.ravel(), y.ravel(), yp.ravel(), b.ravel()
+    P = pi.size
+    if P == 0:
+        return np.zeros(shape)
+    c = np.exp(LD(min(eps, _EPS_CAP)))
+    pl = pi.astype(LD)
+    two = (y == 0) | (yp == 0)
+    # two atoms: 0 and s = (the value that is not 0)/pi, weights P_x - c P_x'
+    s = np.where(yp == 0, y, yp) / pi
+    w0 = np.where(yp == 0, (1 - pl) - c, 1 - c * (1 - pl))
+    ws = np.where(yp == 0, pl, -c * pl)
+    A2 = np.stack([np.minimum(s, 0.0), np.maximum(s, 0.0)], axis=1)
+    W2 = np.where((s < 0)[:, None], np.stack([ws, w0], axis=1), np.stack([w0, ws], axis=1))
+    zero = np.zeros(P)
+    A3, W3 = _pair_rows(np.stack([zero, y / pi], axis=1), np.stack([1 - pl, pl], axis=1),
+                        np.stack([zero, yp / pi], axis=1), np.stack([1 - pl, pl], axis=1), c)
+    shift = np.maximum(np.abs(y), np.abs(yp)) / pi
+    err = _error(shift, b, noise, 4)
+    run = _scaled_laplace if noise == "laplace" else _scaled_gaussian
+    out = np.zeros(P, dtype=LD)
+    if two.any():
+        out[two] = run(A2[two], W2[two], b[two])
+    if (~two).any():
+        out[~two] = run(A3[~two], W3[~two], b[~two])
+    return round_up(out, err).reshape(shape)
+
+
+def _mechanism_delta(x: float, h: float, b: float, noise: str) -> float:
+    """delta at ratio e^x of the pair (K(. - h), K) of one kernel shifted by h (either order): the
+    Laplace mechanism max(0, 1 - e^{(x - h/b)/2}) (claim ``htm.census.delta``), the Gaussian one
+    Phi(h/(2s) - x s/h) - e^x Phi(-h/(2s) - x s/h) (Balle & Wang 2018, Theorem 8), 1 at b = 0."""
+    if b == 0:
+        return 1.0
+    if noise == "laplace":
+        return max(0.0, -math.expm1((x - h / b) / 2))
+    from scipy.special import ndtr
+
+    r, s = h / b, x * b / h
+    return max(0.0, float(ndtr(r / 2 - s) - math.exp(min(x, 700.0)) * ndtr(-r / 2 - s)))
+
+
 __all__ = ["gaussian_delta_general", "gaussian_delta_one_change", "laplace_delta_general",
-           "laplace_delta_uniform", "perturbation_bound", "round_up"]
+           "laplace_delta_uniform", "one_unit_delta", "perturbation_bound", "round_up"]
