@@ -27,7 +27,15 @@ which halves the window.
 quantity for the population without the k2 - k1 records in between (k1 ones, N - k2 zeros): adding
 the count of those records is one Markov kernel applied to both laws.  A branch and bound over
 intervals of k prunes an interval once that bound is at most the best value found, so the maximum
-it returns is exact (up to the rounding below) and certified.
+it returns is exact (up to the rounding below) and certified.  Intervals of at least 16 records use the
+tighter fair-coin bound (the decomposition is ``kr.agg.fair_coin``, proved; the bound follows from it by joint
+convexity and data processing of the hockey-stick divergence, argued in that claim's note and checked against
+exact laws in the tests): each of the k2 - k1 records in between reports a fair
+coin with probability 2q whatever its bit, so their count is J + Bin(M, 1/2) with M ~ Bin(k2 - k1, 2q)
+the same for every k; keeping m0 fair coins in place of the removed records, with m0 chosen by
+Bernstein's inequality so that P(M < m0) <= 1e-6 delta, bounds every k of the interval by the epsilon
+of that population at delta (1 - 1.01e-6).  It keeps a share 1/(2p) of the removed records' variance,
+so the bound exceeds the values inside by about (1 - 1/(2p)) w/(2n) instead of w/(2n).
 
 *Rounding.*  Every returned epsilon or delta is an upper bound of the exact one: the pmf of B_k is
 known on a window whose outside mass is bounded (Bernstein's inequality), the window's tail sums are
@@ -45,7 +53,8 @@ rounded ratio p/q would be off by 1e-16 absolute, i.e. by a relative 1e-10 at q 
 it, a delta of 1e-18 was once reported as 0).  Per k, the threshold form is bounded above and below at
 every threshold of the window; no location of the maximiser is relied on.
 
-*Stopping early.*  The search may stop at a relative width ``rtol`` of its certified bracket or at a budget
+*Stopping early.*  The search may stop at a relative width ``rtol`` of its certified bracket (it then starts
+from about 2 (1 - 1/(2p))/rtol equal intervals, and its windows leave out at most delta e^-12) or at a budget
 of CPU time (process time; 20 s by default for :func:`aggregated_epsilon` and :func:`aggregated_profile`):
 the value returned is then the upper end of the bracket (certified, never below the exact value), and
 :func:`aggregated_epsilon` says so in the attributes of its :class:`AggregatedEpsilon` (a float carrying
@@ -81,11 +90,12 @@ _ETA = 1e-8                    # bound on the relative error of the window pmf u
 _U = 2.0**-52
 _L_PROFILE = 100.0             # the window of aggregated_profile leaves out at most e^-100
 _L_MARGIN = 30.0               # ... of aggregated_epsilon at most delta e^-30
+_L_MARGIN_RTOL = 12.0          # ... and with rtol >= 1e-6 at most delta e^-12
 _FLOOR = 2.0 * math.exp(-_L_PROFILE)   # profile values below it are reported as it (7.4e-44)
 _DIRECT = 4_000_000            # direct (relative-accurate) convolution below this many products
 _ENUM_WORK = 20_000_000        # L >= 2: cells x (distributions built) for the exact enumeration
-_CLAIMS = ("kr.agg.threshold_form", "kr.agg.remove_records", "kr.agg.symmetry", "kr.agg.loss_monotone",
-           "kr.agg.pure_epsilon")
+_CLAIMS = ("kr.agg.threshold_form", "kr.agg.remove_records", "kr.agg.fair_coin", "kr.agg.symmetry",
+           "kr.agg.loss_monotone", "kr.agg.pure_epsilon")
 
 
 # == the pmf of B = Bin(k, p) + Bin(N - k, q) on a window ======================================================
@@ -135,14 +145,15 @@ def _log_binom_at(x: int, m: int, q: float, p_hi: float, p_lo: float) -> float:
             - _bd0(float(y), m * p_hi + m * p_lo) + 0.5 * math.log(m / (2.0 * math.pi * x * y)))
 
 
-def _binom_window(m: int, q: float, ones: bool, log_tail: float):
+def _binom_window(m: int, q: float, ones: bool, log_tail: float, log: bool = False):
     """(start, pmf / e^shift, shift) of Bin(m, p) (``ones``) or Bin(m, q) on [mean - a, mean + a] (a by
     Bernstein).  One anchor at the mode in Loader's saddle-point form (p = 1 - q carried exactly as
     p_hi + p_lo), the rest by cumulative sums of the log ratios
     ln P(j+1)/P(j) = ln((m - j)/(j + 1)) + ln(r/(1 - r)): absolute error in the log at most about
-    (size) u (1 + max |ln P - ln P(mode)|), below 1e-10 for the windows used here."""
+    (size) u (1 + max |ln P - ln P(mode)|), below 1e-10 for the windows used here.  With ``log`` the
+    window holds ln(pmf) - shift instead."""
     if m == 0:
-        return 0, np.ones(1), 0.0
+        return 0, (np.zeros(1) if log else np.ones(1)), 0.0
     p_hi = 1.0 - q
     p_lo = (1.0 - p_hi) - q
     mu, var = m * (p_hi if ones else q), m * p_hi * q
@@ -159,46 +170,57 @@ def _binom_window(m: int, q: float, ones: bool, log_tail: float):
     up = np.cumsum(steps[mode - lo:])
     down = np.cumsum(-steps[:mode - lo][::-1])[::-1]
     lp = np.concatenate([down, [0.0], up])                    # ln P(j) - ln P(mode)
-    return lo, np.exp(lp), anchor
+    return lo, (lp if log else np.exp(lp)), anchor
 
 
-def _own_window(N: int, k: int, q: float, log_tail: float):
-    """(start, logpmf, log_outside, eta) for B = Bin(k, p) + Bin(N - k, q): ln P(B = s) for
-    s = start.. on [floor(EB) - 3, EB + a], ln of a bound on the mass left out plus the deficit of the
+def _own_window(N: int, k: int, q: float, log_tail: float, coins: int = 0):
+    """(start, logpmf, log_outside, eta) for B = Bin(k, p) + Bin(N - k, q) (+ Bin(coins, 1/2)): ln P(B = s)
+    for s = start.. on [floor(EB) - 3, EB + a], ln of a bound on the mass left out plus the deficit of the
     window's values (each component is cut where its tails hold at most e^-log_tail / 8), and a bound
     eta on the relative error of the window's probabilities.
 
     The same law as numeric.krandomization._count_window (whose recurrence is the reference in the
     tests), computed faster for the many evaluations of the search: a direct convolution of the
     components (positive terms, no cancellation) when it is small, else an FFT with exponential
-    tilting.  Only the part right of the mode is needed (see the module docstring)."""
+    tilting.  Only the part right of the mode is needed (see the module docstring): B is a sum of
+    independent Bernoulli variables (fair coins included), whose mode is within 1 of its mean.
+    ``coins`` fair coins are the part of removed records kept by the fair-coin bound
+    (``kr.agg.fair_coin``)."""
     p = 1.0 - q
-    mu = k * p + (N - k) * q
-    var = N * p * q
-    hi = min(N, math.ceil(mu + _reach(var, log_tail)))
+    mu = k * p + (N - k) * q + 0.5 * coins
+    var = N * p * q + 0.25 * coins
+    top = N + coins
+    hi = min(top, math.ceil(mu + _reach(var, log_tail)))
     lo = max(0, math.floor(mu) - 3)
     lt = log_tail + math.log(8.0)
-    xs, xa, xsh = _binom_window(k, q, True, lt)
-    ys, ya, ysh = _binom_window(N - k, q, False, lt)
-    outside = math.exp(-log_tail) * (1.0 if hi < N else 0.5) + 4 * math.exp(-lt)
+    comps = [_binom_window(k, q, True, lt, log=True), _binom_window(N - k, q, False, lt, log=True)]
+    if coins:
+        comps.append(_binom_window(coins, 0.5, False, lt, log=True))
+    outside = math.exp(-log_tail) * (1.0 if hi < top else 0.5) + 2 * len(comps) * math.exp(-lt)
     # relative error of a component: the anchor (~1e-14) and the cumulative log ratios
-    comp = 1e-14 + 4 * _U * max(xa.size, ya.size) * (1.0 + lt)
-    if xa.size * ya.size <= _DIRECT or min(xa.size, ya.size) <= 64:
-        conv = np.convolve(xa, ya)                 # positive terms: relative error <= (terms) u
-        start = xs + ys
-        eta = 2 * comp + (min(xa.size, ya.size) + 4) * _U
+    comp = 1e-14 + 4 * _U * max(c[1].size for c in comps) * (1.0 + lt)
+    sizes = sorted(c[1].size for c in comps)
+    if (len(comps) == 2 and (sizes[0] * sizes[1] <= _DIRECT or sizes[0] <= 64)) or \
+            (len(comps) == 3 and sizes[0] * sizes[1] + (sizes[0] + sizes[1]) * sizes[2] <= _DIRECT):
+        comps.sort(key=lambda c: c[1].size)
+        start, conv, eta = comps[0][0], np.exp(comps[0][1]), comp
+        for cs, la, _ in comps[1:]:        # positive terms: relative error <= (terms) u per product
+            eta = eta + comp + (min(conv.size, la.size) + 4) * _U
+            conv = np.convolve(conv, np.exp(la))
+            start += cs
     else:
-        conv = _tilted_convolve(xa, ya, xs + ys, lo, hi, var)
+        conv = _tilted_convolve([c[1] for c in comps], sum(c[0] for c in comps), lo, hi, mu, var)
         start = lo
         eta = _ETA
+    shift = sum(c[2] for c in comps)
     a, b = max(lo, start), min(hi, start + conv.size - 1)
     with np.errstate(divide="ignore"):
-        lp = np.log(conv[a - start:b - start + 1]) + (xsh + ysh)
+        lp = np.log(conv[a - start:b - start + 1]) + shift
     if a > lo:                                      # the components' windows start right of lo
         lp = np.concatenate([np.full(a - lo, -np.inf), lp])
     if b < hi:
         lp = np.concatenate([lp, np.full(hi - b, -np.inf)])
-    if N == 0:
+    if top == 0:
         outside, eta = 0.0, 0.0
     return lo, lp, (math.log(outside) if outside > 0 else -math.inf), eta
 
@@ -214,8 +236,9 @@ def _fft_size(size):
 _BLOCK_SD = 10.0               # width of a block of _tilted_convolve in standard deviations of B
 
 
-def _tilted_convolve(xa, ya, start, lo, hi, var):
-    """The convolution of xa and ya (index 0 of the result is ``start``) on [lo, hi], by FFT
+def _tilted_convolve(las, start, lo, hi, mu, var):
+    """The convolution of the positive arrays exp(``las``) (index 0 of the result is ``start``; mean about
+    ``mu``, variance ``var``: the tilts are centred from them) on [lo, hi], by FFT
     with exponential tilting: for a tilt theta the FFT's absolute error is ~u max(tilted values), so
     [lo, hi] is cut into equal blocks of at most _BLOCK_SD standard deviations, each taken from a tilt
     centred on it (relative error ~u log2(size) e^{(5 sd)^2 / (2 sd^2)} ~ 1e-10 there for a normal
@@ -226,12 +249,8 @@ def _tilted_convolve(xa, ya, start, lo, hi, var):
 
     sd = math.sqrt(max(var, 1.0))
     out = np.zeros(hi - lo + 1)
-    jx, jy = np.arange(xa.size, dtype=float), np.arange(ya.size, dtype=float)
-    lxa, lya = np.log(xa), np.log(ya)
-    mu_x = float(np.sum(jx * xa) / np.sum(xa))      # (not np.dot: a threaded BLAS call costs more here)
-    mu_y = float(np.sum(jy * ya) / np.sum(ya))
-    mu = start + mu_x + mu_y
-    size = xa.size + ya.size - 1
+    js = [np.arange(a.size, dtype=float) for a in las]
+    size = sum(a.size for a in las) - len(las) + 1
     nfft = _fft_size(size)
     blocks = max(1, math.ceil((hi - lo + 1) / max(_BLOCK_SD * sd, 16.0)))
     width = (hi - lo + 1) / blocks
@@ -240,30 +259,34 @@ def _tilted_convolve(xa, ya, start, lo, hi, var):
         s1 = min(hi, lo + math.floor((b + 1) * width) - 1) if b < blocks - 1 else hi
         c = 0.5 * (s0 + s1)
         theta = (c - mu) / max(var, 1.0)
-        tx = lxa + theta * jx
-        ty = lya + theta * jy
-        mx, my = tx.max(), ty.max()
-        conv = sfft.irfft(sfft.rfft(np.exp(tx - mx), nfft) * sfft.rfft(np.exp(ty - my), nfft), nfft)
+        spec, mx = None, 0.0
+        for j, la in zip(js, las):
+            t = la + theta * j
+            m = t.max()
+            f = sfft.rfft(np.exp(t - m), nfft)
+            spec = f if spec is None else spec * f
+            mx += m
+        conv = sfft.irfft(spec, nfft)
         i0, i1 = max(s0 - start, 0), min(s1 - start, size - 1)
         if i1 < i0:
             continue
         idx = np.arange(i0, i1 + 1, dtype=float)
         with np.errstate(over="ignore", under="ignore"):
             out[i0 + start - lo:i1 + start - lo + 1] = (np.maximum(conv[i0:i1 + 1], 0.0)
-                                                         * np.exp(mx + my - theta * idx))
+                                                         * np.exp(mx - theta * idx))
     return out
 
 
-def _window(N: int, k: int, q: float, log_tail: float):
-    return _own_window(N, k, q, log_tail)
+def _window(N: int, k: int, q: float, log_tail: float, coins: int = 0):
+    return _own_window(N, k, q, log_tail, coins)
 
 
 # == one k: the threshold form =================================================================================
 class _Tails:
     """ln b(s) and ln G_w(s) (the window's own tail sums, a lower bound of G) on the window."""
 
-    def __init__(self, N, k, q, log_tail):
-        self.start, lp, self.log_out, eta = _window(N, k, q, log_tail)
+    def __init__(self, N, k, q, log_tail, coins=0):
+        self.start, lp, self.log_out, eta = _window(N, k, q, log_tail, coins)
         self.lp = lp
         top = float(np.max(lp))
         # G_w(t) = sum_{s >= t in window} b(s), in scaled linear space (the largest term is near 1)
@@ -358,13 +381,15 @@ class _Search:
     """Branch and bound over k in [0, N]; ``value(N', k)`` returns upper bounds (a float or a 1-d array), or
     a pair (upper, lower) whose lower ends bound the same exact values from below."""
 
-    def __init__(self, N, value):
+    def __init__(self, N, value, interval=None):
         self.N = N
         self._value = value
+        self._interval = interval
         self.cache = {}
         self.lows = {}
         self.evaluations = 0
         self.complete = True
+        self.top_lower, self.top_lower_k = -math.inf, None   # (one value) the largest lower end at a point
 
     def value(self, Np, k):
         key = (Np, k)
@@ -375,6 +400,10 @@ class _Search:
                 self.lows[key] = np.atleast_1d(np.asarray(lo, dtype=float))
             self.cache[key] = np.atleast_1d(np.asarray(v, dtype=float))
             self.evaluations += 1
+            if Np == self.N and self.cache[key].size == 1:
+                lo = float(self.lows.get(key, self.cache[key])[0])
+                if lo > self.top_lower:
+                    self.top_lower, self.top_lower_k = lo, k
         return self.cache[key]
 
     def lower(self, k):
@@ -383,10 +412,23 @@ class _Search:
         return self.lows.get(key, self.cache[key])
 
     def bound(self, k1, k2):
-        """Upper bound over k in [k1, k2]: the population without the k2 - k1 records in between."""
+        """Upper bound over k in [k1, k2]: the population without the k2 - k1 records in between
+        (``kr.agg.remove_records``), or ``interval(k1, k2)`` where it is given and returns a bound (the
+        fair-coin bound, ``kr.agg.fair_coin``; None where it would not be the smaller)."""
+        if self._interval is not None and k2 > k1:
+            key = ("fair", k1, k2)
+            if key not in self.cache:
+                v = self._interval(k1, k2)
+                if v is not None:
+                    self.cache[key] = np.atleast_1d(np.asarray(v, dtype=float))
+                    self.evaluations += 1
+                else:
+                    self.cache[key] = None
+            if self.cache[key] is not None:
+                return self.cache[key]
         return self.value(self.N - (k2 - k1), k1)
 
-    def run(self, max_evaluations=None, rtol=None, cpu_budget=None):
+    def run(self, max_evaluations=None, rtol=None, cpu_budget=None, pieces=1):
         """(best, worst k, upper).  Best first: the interval with the largest bound is split in two;
         a half is dropped once its bound is at most the best exact value found (both ends of [0, N]
         first, then every single k reached, whose bound is its exact value).  The search may stop early:
@@ -404,13 +446,31 @@ class _Search:
         def key(ub):
             return -float(ub[0]) if scalar_value else -float(np.max(ub - best))
 
-        heap = [(key(self.bound(0, N)), 0, N)]
+        # the start: [0, N] whole, or cut into ``pieces`` equal intervals (fewer evaluations when the bound of
+        # an interval must in any case be that narrow: the intervals between are never evaluated)
+        pieces = max(1, min(int(pieces), (N + 1) // 2))
+        cuts = [round(i * (N + 1) / pieces) for i in range(pieces + 1)]
+        heap = []
+        for a, b in zip(cuts[:-1], cuts[1:]):
+            if pieces > 1 and ((max_evaluations is not None and self.evaluations >= max_evaluations)
+                               or (cpu_budget is not None and time.process_time() - t0 >= cpu_budget)):
+                b = N + 1                             # out of budget: the rest as one interval
+            ub = self.bound(a, b - 1)
+            if a == b - 1:
+                better = ub > best
+                best = np.where(better, ub, best)
+                best_k = np.where(better, a, best_k)
+            else:
+                heap.append((key(ub), a, b - 1))
+            if b == N + 1:
+                break
+        heapq.heapify(heap)
         while heap:
             stop = ((max_evaluations is not None and self.evaluations >= max_evaluations)
                     or (cpu_budget is not None and time.process_time() - t0 >= cpu_budget))
             if not stop and rtol is not None and scalar_value:
                 top = max(float(best[0]), -heap[0][0])
-                stop = top - float(self.lower(best_k[0])[0]) <= rtol * top
+                stop = top - max(float(self.lower(best_k[0])[0]), self.top_lower) <= rtol * top
             if stop:
                 upper = best
                 for _, k1, k2 in heap:
@@ -464,18 +524,65 @@ def _points(n, q):
     return 1.0 - q, _ln_odds(q)[2]
 
 
+_FAIR_RHO = 1e-6               # the fair-coin bound spends this fraction of delta on P(M < m0)
+_FAIR_MIN_W = 16               # ... and is used for intervals of at least this many records
+_START_FACTOR = 2.0            # with rtol the search starts from intervals of about this many times
+_MAX_PIECES = 2048             # rtol N / (1 - 1/(2p)) records, at most this many
+
+
+def _fair_coins(w, q, log_tau):
+    """m0 with P(M < m0) <= e^-log_tau for M ~ Bin(w, 2q), the fair coins among w records
+    (``kr.agg.fair_coin``): Bernstein's inequality for w - M, P(EM - M >= a) <= e^-log_tau with
+    a = _reach(w 2q (1 - 2q), log_tau), and m0 = floor(EM - a) <= EM - a, so M < m0 implies
+    EM - M > a.  EM = 2qw is taken a relative 1e-12 low against its rounding."""
+    r = 2.0 * q
+    a = _reach(w * r * (1.0 - r), log_tau)
+    return max(0, math.floor(w * r * (1.0 - 1e-12) - a))
+
+
+def _fair_bound(N, k1, k2, q, delta, log_tail):
+    """An upper bound of eps_k(delta) for every k in [k1, k2] (the fair-coin bound, ``kr.agg.fair_coin``):
+    H_eps(U_k || V_k) <= H_eps(U'' || V'') + P(M < m0), M ~ Bin(k2 - k1, 2q) the fair coins among the records
+    between k1 and k2, U'' and V'' the laws of B'' + Ber(p) and B'' + Ber(q),
+    B'' = Bin(k1, p) + Bin(N - k2, q) + Bin(m0, 1/2); so eps_k(delta) is at most the epsilon of (U'', V'') at
+    delta - tau, tau = _FAIR_RHO delta >= P(M < m0) (Bernstein, :func:`_fair_coins`; delta is lowered by
+    1.01 tau to cover the rounding of the product).  None where m0 = 0 (the bound of ``kr.agg.remove_records``
+    is then the smaller)."""
+    w = k2 - k1
+    m0 = _fair_coins(w, q, -(math.log(delta) + math.log(_FAIR_RHO)))
+    if m0 <= 0:
+        return None
+    p = 1.0 - q
+    return _eps_k_bracket(_Tails(N - w, k1, q, log_tail, coins=m0), p, q, delta * (1.0 - 1.01 * _FAIR_RHO))[0]
+
+
 def _eps_search(n, q, delta, max_evaluations=None, rtol=None, cpu_budget=None):
     p, eps0 = _points(n, q)
-    lt = min(745.0, -math.log(delta) + _L_MARGIN)
+    # a bracket of relative width rtol >= 1e-6 needs no window leaving out as little as delta e^-30: e^-12 (the
+    # mass left out is added on the safe side either way; it moves eps by about e^-12 / (2 ln(1/delta)))
+    margin = _L_MARGIN_RTOL if rtol is not None and rtol >= 1e-6 else _L_MARGIN
+    lt = min(745.0, -math.log(delta) + margin)
+    N = n - 1
 
     def value(Np, k):
         return _eps_k_bracket(_Tails(Np, k, q, lt), p, q, delta)
 
-    s = _Search(n - 1, value)
-    best, best_k, upper = s.run(max_evaluations=max_evaluations, rtol=rtol, cpu_budget=cpu_budget)
+    def interval(k1, k2):
+        return _fair_bound(N, k1, k2, q, delta, lt) if k2 - k1 >= _FAIR_MIN_W else None
+
+    s = _Search(N, value, interval)
+    pieces = 1
+    if rtol is not None:
+        # the fair-coin bound of w records exceeds the values inside by about (1 - 1/(2p)) w / (2N) relative (the
+        # share of their variance it drops): start from intervals about as narrow as the bracket needs
+        w0 = _START_FACTOR * rtol * N / (1.0 - 0.5 / p)
+        pieces = min(_MAX_PIECES, max(1, math.ceil(N / max(w0, 1.0))))
+    best, best_k, upper = s.run(max_evaluations=max_evaluations, rtol=rtol, cpu_budget=cpu_budget, pieces=pieces)
     cap = eps0                                   # already an upper bound of ln(p/q)
     s.upper = min(float(upper[0]), cap)
-    s.best_lower = min(float(s.lower(best_k[0])[0]), cap)
+    # the exact maximum is at least the lower end at every k evaluated (the largest may be at another k than
+    # the largest upper end: the two differ by the rounding bounds, which depend on k)
+    s.best_lower = min(max(float(s.lower(best_k[0])[0]), s.top_lower), cap)
     return min(float(best[0]), cap), int(best_k[0]), s
 
 
@@ -643,8 +750,9 @@ class AggregatedEpsilon(float):
     use), with what it is as attributes:
 
     ``lower``, ``upper``: a certified bracket of the exact epsilon (``upper`` is the float itself);
-    ``worst_k``: the dataset attaining the lower end, as the number of ones among the other n - 1 records
-    (L = 1; None where every dataset attains it or no search was made);
+    ``worst_k``: the dataset of the largest certified value found (the maximiser, up to the rounding), as
+    the number of ones among the other n - 1 records (L = 1; None where every dataset attains it or no
+    search was made); ``lower`` is the largest lower end over the datasets evaluated;
     ``evaluations``: per-k evaluations of the search; ``complete``: True when the search ran to the end
     (the value is then the exact maximum, rounded up), False when it stopped at ``rtol`` or at the CPU
     budget; ``method``: "search", "pure" (delta = 0), "enumeration" (L >= 2, small n) or "clone bound"
@@ -744,7 +852,8 @@ class AggregatedSearch:
     kind: str              # "epsilon" (given delta) or "delta" (given epsilon)
     worst_k: int           # ones among the other n - 1 records at the best point found (the lower end)
     value: float           # the certified (safe-side) value at worst_k
-    lower: float           # a certified lower bracket (the exact value at worst_k, bounded from below)
+    lower: float           # a certified lower bracket (the exact value at worst_k, or (epsilon) at another k
+                           # evaluated where it is larger, bounded from below)
     upper: float           # the certified upper bracket (= value when complete)
     evaluations: int       # per-k evaluations (point values and interval bounds)
     seconds: float         # CPU seconds (process time)
@@ -760,19 +869,22 @@ def aggregated_search(n, q, *, epsilon=None, delta=None, max_evaluations=None, r
     number of per-k evaluations and CPU time (an :class:`AggregatedSearch`).
 
     Cost: the remove-records bound of an interval of w records exceeds the values inside by about
-    w/(2N) relative, while the values of neighbouring k differ by O(N^-1.5) relative near the
-    maximum, so the search evaluates a few hundred to a few thousand k and the count grows like
-    N^0.6 (measured: 688, 2948 evaluations at n = 10^4, 10^5 for eps0 = 0.5; 46, 219, 816, 3265 at
-    10^4..10^7 for eps0 = 4; benchmarks/bench_shuffle_rr.py), against n for the full scan.
+    w/(2N) relative, the fair-coin bound (intervals of 16 records or more, the epsilon search) by about
+    (1 - 1/(2p)) w/(2N), while the values of neighbouring k differ by O(N^-1.5) relative near the
+    maximum, so a complete search evaluates a few hundred to several thousand k (against n for the full
+    scan), and a search to rtol about 2 (1 - 1/(2p))/rtol (170-320 at rtol = 1e-3, n = 10^6 .. 10^8;
+    benchmarks/bench_shuffle_rr.py).
 
-    Source: k-randomization (003), Section 3.1; the remove-records bound ``kr.agg.remove_records``.
+    Source: k-randomization (003), Section 3.1; the remove-records bound ``kr.agg.remove_records`` and the
+    fair-coin bound ``kr.agg.fair_coin``.
     The bracket [lower, upper] contains the exact maximum: ``upper`` is the safe-side value (or the
     largest bound left), ``lower`` the exact value at ``worst_k`` bounded from below (the window's
-    probabilities taken at their lower ends).  The search stops early, with ``complete`` False, after
-    about ``max_evaluations`` (an integer >= 1) per-k evaluations, after ``cpu_budget`` seconds of CPU
-    (default: none), or once (upper - lower)/upper <= ``rtol``: ``value`` is then the best point found,
-    ``upper`` the largest remaining interval bound (still certified), so that large n get a bracket in
-    bounded time.
+    probabilities taken at their lower ends; for epsilon, the largest such lower end over the k
+    evaluated, which may lie at another k: the rounding bounds depend on k).  The search stops early,
+    with ``complete`` False, after about ``max_evaluations`` (an integer >= 1) per-k evaluations, after
+    ``cpu_budget`` seconds of CPU (default: none), or once (upper - lower)/upper <= ``rtol``: ``value``
+    is then the best point found, ``upper`` the largest remaining interval bound (still certified), so
+    that large n get a bracket in bounded time.
 
     >>> r = aggregated_search(50, 1 / (1 + math.exp(4.0)), epsilon=0.4)
     >>> r.worst_k

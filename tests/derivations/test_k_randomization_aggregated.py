@@ -7,6 +7,7 @@ own statements evaluated at the enumerated values.
 from __future__ import annotations
 
 import itertools
+from math import comb
 from fractions import Fraction
 
 import pytest
@@ -155,3 +156,54 @@ def test_remove_records_bound_holds_on_enumerated_divergences():
             for k2 in range(k1, N + 1):
                 bound = hockey(k1, N - k2, c)
                 assert all(hockey(k, N - k, c) <= bound for k in range(k1, k2 + 1))
+
+
+def _fair_coin_joint(ones, zeros, qq):
+    """{(D, M): probability}: every record drawn in two stages (a fair coin with probability 2q, else its own
+    bit), enumerated stage by stage in Fractions; D the count of reported 1s, M the number of fair coins."""
+    law = {(0, 0): Fraction(1)}
+    for bit in [1] * ones + [0] * zeros:
+        new = {}
+        for (d, m), pr in law.items():
+            for dd, mm, w in ((0, 1, qq), (1, 1, qq), (bit, 0, 1 - 2 * qq)):   # 2q (1/2) for each coin face
+                new[(d + dd, m + mm)] = new.get((d + dd, m + mm), 0) + pr * w
+        law = new
+    return law
+
+
+@pytest.mark.parametrize("qq", [Fraction(1, 4), Fraction(1, 10), Fraction(2, 5)])
+def test_fair_coin_decomposition_on_enumerated_laws(qq):
+    """kr.agg.fair_coin against enumeration: for e_2 ones and e_3 zeros (e_2 + e_3 <= 5), the two-stage draw
+    gives the count law of the records' own reports (enumerated report by report, _report_law), the
+    fair-coin count M ~ Bin(e_2 + e_3, 2q) whatever the split, and the claim's two sides, expanded at q,
+    are the generating polynomial of that count."""
+    z = agg.z
+    c = derivations.get("kr.agg.fair_coin")
+    for w in range(6):
+        m_law = None
+        for e2 in range(w + 1):
+            e3 = w - e2
+            joint = _fair_coin_joint(e2, e3, qq)
+            d_law = [sum(pr for (d, _), pr in joint.items() if d == s) for s in range(w + 1)]
+            assert d_law == _count_law(w, e2, qq)
+            ms = [sum(pr for (_, m), pr in joint.items() if m == j) for j in range(w + 1)]
+            assert ms == [comb(w, j) * (2 * qq)**j * (1 - 2 * qq)**(w - j) for j in range(w + 1)]
+            assert m_law is None or ms == m_law
+            m_law = ms
+            at = {agg.e2: e2, agg.e3: e3, q: _r(qq)}
+            poly = sum(_r(pr) * z**s for s, pr in enumerate(d_law))
+            assert sp.expand(c.lhs.subs(at) - poly) == 0 and sp.expand(c.rhs.subs(at) - poly) == 0
+
+
+def test_fair_coin_with_the_weights_exchanged_is_refused():
+    """Negative control of kr.agg.fair_coin: the mixture with the weights of the coin and of the bit exchanged
+    (1 - 2q a fair coin, 2q the bit) is not the law of the reports (engine and enumeration both refuse it)."""
+    z = agg.z
+    coin = (1 + z) / 2
+    wrong = ((1 - 2 * q) * coin + 2 * q * z)**agg.e2 * ((1 - 2 * q) * coin + 2 * q)**agg.e3
+    c = Claim(id="kr.agg.fair_coin.control", title="control", source=agg.S31, kind="identity",
+              lhs=derivations.get("kr.agg.fair_coin").lhs, rhs=wrong)
+    assert not verify_inline(c).proved
+    at = {agg.e2: 2, agg.e3: 1, q: sp.Rational(1, 5)}     # (at q = 1/4 the two weights are both 1/2)
+    poly = sum(_r(pr) * z**s for s, pr in enumerate(_count_law(3, 2, Fraction(1, 5))))
+    assert sp.expand(wrong.subs(at) - poly) != 0

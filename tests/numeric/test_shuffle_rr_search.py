@@ -56,8 +56,9 @@ def hockey(P, Q, eps):
     return sum(max(mpmath.mpf(0), a - r * b) for a, b in zip(P, Q))
 
 
-def eps_exact(P, Q, delta):
-    """max(0, ln max_S (P(S) - delta)/Q(S)) over every likelihood-ratio superlevel set (sorted outcomes)."""
+def eps_exact_mp(P, Q, delta):
+    """max(0, ln max_S (P(S) - delta)/Q(S)) over every likelihood-ratio superlevel set (sorted outcomes),
+    in mpmath."""
     order = sorted(range(len(P)), key=lambda i: -(P[i] / Q[i]))
     cp = cq = mpmath.mpf(0)
     best = mpmath.mpf(0)
@@ -65,7 +66,12 @@ def eps_exact(P, Q, delta):
         cp += P[i]
         cq += Q[i]
         best = max(best, (cp - delta) / cq)
-    return 0.0 if best <= 1 else float(mpmath.log(best))
+    return mpmath.mpf(0) if best <= 1 else mpmath.log(best)
+
+
+def eps_exact(P, Q, delta):
+    """:func:`eps_exact_mp` as a float."""
+    return float(eps_exact_mp(P, Q, delta))
 
 
 def profile_exact(n, q, eps):
