@@ -713,6 +713,103 @@ def _exponents_normal(expr: sp.Expr) -> sp.Expr:
     return norm(sp.powsimp(sp.expand(norm(sp.expand(sp.sympify(expr).rewrite(sp.exp))))))
 
 
+_UNEVALUATED = (sp.Product, sp.Integral, sp.Derivative, sp.Limit, sp.Subs, sp.Lambda)
+
+
+def _sample_value(flags: Mapping[str, bool], rng: random.Random, check) -> sp.Expr | None:
+    """A number meeting the assumptions ``flags`` (``check(value)`` says whether SymPy agrees), or None: an
+    integer in [-6, 6] for an integer quantity, else a rational with denominator 97 in (-3, 3), of the sign
+    the flags ask for."""
+    value = sp.Integer(rng.randint(-6, 6)) if flags.get("integer") else sp.Rational(rng.randint(-290, 290), 97)
+    if flags.get("positive") or flags.get("extended_positive") or (
+            (flags.get("nonnegative") or flags.get("extended_nonnegative")) and flags.get("nonzero")):
+        value = abs(value) + 1
+    elif flags.get("nonnegative") or flags.get("extended_nonnegative"):
+        value = abs(value)
+    elif flags.get("negative") or flags.get("extended_negative"):
+        value = -abs(value) - 1
+    elif flags.get("nonpositive") or flags.get("extended_nonpositive"):
+        value = -abs(value)
+    elif flags.get("nonzero") and value == 0:
+        value = sp.Integer(1)
+    return value if check(value) else None
+
+
+def _symbol_value(sym: sp.Symbol, rng: random.Random) -> sp.Expr | None:
+    flags = {k: v for k, v in sym.assumptions0.items() if k != "commutative"}
+    return _sample_value(flags, rng, lambda value: all(getattr(value, f"is_{k}") is v for k, v in flags.items()))
+
+
+def _indexed_value(ix: sp.Indexed, rng: random.Random) -> sp.Expr | None:
+    flags = {a: True for a in _ASSUMPTIONS if getattr(ix, f"is_{a}") is True}
+    return _sample_value(flags, rng, lambda value: all(getattr(value, f"is_{k}") is True for k in flags))
+
+
+def _sums_written_out(expr: sp.Expr) -> sp.Expr:
+    """Every finite sum whose limits are integers (at most 60 terms) written out, innermost first."""
+    def out(s):
+        if len(s.limits) != 1 or len(s.limits[0]) != 3:
+            return s
+        i, lo, hi = s.limits[0]
+        if not (lo.is_Integer and hi.is_Integer) or hi - lo > 60:
+            return s
+        if hi < lo:        # Karr's convention: an empty sum, or minus the sum over the reversed range
+            return -sp.Add(*(s.function.xreplace({i: sp.Integer(k)}) for k in range(int(hi) + 1, int(lo))))
+        return sp.Add(*(s.function.xreplace({i: sp.Integer(k)}) for k in range(int(lo), int(hi) + 1)))
+
+    while expr.has(sp.Sum):
+        done = expr.replace(lambda e: isinstance(e, sp.Sum), out)
+        if done == expr:
+            break
+        expr = done
+    return expr
+
+
+def _clearly_nonzero(expr: sp.Expr, tries: int = 2) -> bool:
+    """``expr`` (released) has a nonzero value at a point that meets every assumption of its symbols and of
+    its indexed terms, so no exact rewrite can bring it to 0.  Finite sums are written out once their limits
+    have values.  The value is SymPy's ``evalf``, which tracks its accuracy: a value is nonzero only when it
+    has significant bits and is above 1e-20 in size (the rule of :func:`_decide`).  False (nothing decided)
+    for expressions holding integrals, products, limits or derivatives, or an undefined function at an
+    argument that is not a rational there, and where no such point is found; deterministic (fixed seed)."""
+    if expr.has(*_UNEVALUATED):
+        return False
+    symbols = sorted(expr.free_symbols, key=sp.default_sort_key)
+    if not all(isinstance(x, (sp.Symbol, sp.Indexed)) for x in symbols):
+        return False
+    labels = {ix.base.label for ix in expr.atoms(sp.Indexed)}
+    symbols = [x for x in symbols if isinstance(x, sp.Symbol) and x not in labels]
+    rng = random.Random(1729)
+    for _ in range(tries):
+        point = {x: _symbol_value(x, rng) for x in symbols}
+        if any(v is None for v in point.values()):
+            return False
+        try:
+            value = _sums_written_out(expr.xreplace(point))
+            if value.has(sp.Sum):
+                return False
+            terms = {ix: _indexed_value(ix, rng) for ix in sorted(value.atoms(sp.Indexed), key=sp.default_sort_key)}
+            if any(v is None for v in terms.values()) or not all(i.is_number for ix in terms for i in ix.indices):
+                return False
+            # an undefined function's values: one unknown per application, only where every argument is a
+            # rational (so that equal arguments are the same expression)
+            calls = sorted(value.atoms(sp.core.function.AppliedUndef), key=sp.default_sort_key)
+            if not all(a.is_Rational for f in calls for a in f.args):
+                return False
+            terms.update({f: _indexed_value(f, rng) for f in calls})
+            if any(v is None for v in terms.values()):
+                return False
+            value = sp.sympify(value.xreplace(terms)).evalf(30)
+        except (ValueError, TypeError, ArithmeticError, RecursionError):
+            continue
+        if not value.is_number or value.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
+            continue
+        for part in value.as_real_imag():
+            if part.is_Float and part._prec > 1 and abs(part) > sp.Float("1e-20"):
+                return True
+    return False
+
+
 def is_zero(expr: sp.Expr) -> bool:
     """Exact zero test by a ladder of equivalence-preserving rewrites, cheapest first (the papers'
     notation unfolded first: :func:`~derivations.engine.notation.release`).
@@ -784,7 +881,12 @@ def is_zero(expr: sp.Expr) -> bool:
     steps.append((rung, sp.simplify))
     if expr.has(sp.Sum):   # sums evaluated in closed form (conditions of convergence simplified under the assumptions)
         steps.append((rung, lambda e: sp.simplify(e.doit())))
+    checked = False
     for is_probe, step in steps:
+        if not checked and step is not steps[0][1] and step is not steps[1][1] and step is not steps[2][1]:
+            checked = True            # past the cheap rungs: a value that is not 0 settles it
+            if _clearly_nonzero(released):
+                return False
         if is_probe:
             try:
                 if step(expr) == 0:

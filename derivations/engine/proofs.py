@@ -1015,6 +1015,19 @@ def cited_form(key: str, lhs, rhs, relation: str = "==", conditions: Iterable = 
     return CITED_FORMS[key]
 
 
+def mapped_values_admissible(mapping: Mapping, form, conditions, what: str = "") -> tuple[bool, Proof]:
+    """Whether every value the mapping gives a template symbol of a cited form (its left side apart) meets that
+    symbol's assumptions on the points of the conditions; the failing ones as steps (``what`` prefixed)."""
+    ok, steps = True, Proof()
+    for sym, expr in mapping.items():
+        if sym == form.lhs:
+            continue
+        why = _inverse_admissible(sym, sp.sympify(expr), conditions)
+        if why:
+            ok, steps = False, steps + mechanical(False, f"{what}{why}")
+    return ok, steps
+
+
 def conclude_instance(claim: Claim, key: str, mapping: Mapping[sp.Symbol, sp.Expr]) -> Proof:
     """The claim is the cited result ``key`` at ``mapping`` (template symbol -> expression of the claim).
 
@@ -1040,14 +1053,8 @@ def conclude_instance(claim: Claim, key: str, mapping: Mapping[sp.Symbol, sp.Exp
     rhs_ok = same_rel and not missing and is_zero(release(claim.rhs - form.rhs.xreplace(dict(mapping))))
     steps = steps + mechanical(rhs_ok, "the right side is the cited one under the mapping"
                                + ("" if rhs_ok else " -- not shown"))
-    admissible = True
-    for sym, expr in mapping.items():
-        if sym == form.lhs:
-            continue
-        why = _inverse_admissible(sym, sp.sympify(expr), conditions)
-        if why:
-            admissible = False
-            steps = steps + mechanical(False, why)
+    admissible, refused = mapped_values_admissible(mapping, form, conditions)
+    steps = steps + refused
     implied = True
     for cnd in form.conditions:
         mapped = cnd.xreplace(dict(mapping))
@@ -1059,3 +1066,20 @@ def conclude_instance(claim: Claim, key: str, mapping: Mapping[sp.Symbol, sp.Exp
     ok = notation and rhs_ok and admissible and implied
     return steps + _conclusion(claim, ok, "the stated relation is an instance of the cited result" if ok
                                else "not shown to be an instance of the cited result")
+
+
+def lemma(claim_id: str, how: str) -> Proof:
+    """Another registered claim used as a step of a proof: its own proof routine is run again here, on a
+    copy, and the step holds only when that proof holds and ends in the engine's conclusion on that claim's
+    statement (a stored verdict is never trusted).  The lemma's citations are carried into the proof that
+    uses it, so its label says what it rests on; a lemma whose proof is argued is no step."""
+    from .core import _call, _private, _proof_strength, get_claim
+    c = get_claim(claim_id)
+    if c.proof is None and c.kind != "identity":
+        return mechanical(False, f"{claim_id} (lemma): no proof routine to run")
+    pr, changed = _private(c, lambda work: _call(work.proof, work) if work.proof is not None else conclude(work))
+    strength, why = _proof_strength(pr.steps, c.digest()) if pr.ok else ("argued", "its proof does not hold")
+    ok = changed is None and strength != "argued"
+    step = mechanical(ok, f"{claim_id} (lemma, proved again here{'' if ok else ': ' + (changed or why)}): {how}")
+    carried = [st for st in pr.steps if st.kind == "citation"] if ok else []
+    return all_of(step, Proof(*carried))

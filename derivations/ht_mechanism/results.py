@@ -31,7 +31,7 @@ from math import lcm
 
 import sympy as sp
 
-from ..engine.core import (Claim, Enumeration, Proof, Source, all_of, argue, cite,
+from ..engine.core import (Claim, Enumeration, Proof, Source, all_of, cite,
                            erratum, finding, mechanical, reading, register, zero)
 from ..engine.formulas import formula
 from ..engine.notation import defined
@@ -416,30 +416,58 @@ reading("htm.delta.reading.tail_factors", _src("Section 2.2, formula for delta_{
         alternatives="An omission in the first lines themselves (they would then be 2b delta); no later line or "
                      "result depends on it.",
         claims=("htm.delta.left_tail", "htm.delta.right_tail", "htm.delta.split"))
-_MIDDLE = sp.Symbol(r"\frac{1}{2b}\int_{m_t}^{M_t}\Big(\sum_s p(s)(e^{-|z-\hat t(x,s)|/b}"
-                    r" - e^{\varepsilon} e^{-|z-\hat t(x',s)|/b})\Big)_+ dz")
+# a design with samples s_1, ..., s_K: p_k = p(s_k), t_k = t(x, s_k), t'_k = t(x', s_k), every estimate in [m_t, M_t]
+k_s = sp.Symbol("k", integer=True, positive=True)
+K_s = sp.Symbol("K", integer=True, positive=True)
+p_s = sp.IndexedBase("p", nonnegative=True)
+t_x = sp.IndexedBase(r"\hat t", real=True)
+t_xp = sp.IndexedBase(r"\hat t'", real=True)
+_H = sp.Sum(p_s[k_s] * (kernel(z, t_x[k_s]) - _c * kernel(z, t_xp[k_s])), (k_s, 1, K_s))     # 2b (f_x - e^eps f_x')(z)
+_U = sp.Sum(p_s[k_s] * (sp.exp(-t_x[k_s] / b) - _c * sp.exp(-t_xp[k_s] / b)), (k_s, 1, K_s))
+_V = sp.Sum(p_s[k_s] * (sp.exp(t_x[k_s] / b) - _c * sp.exp(t_xp[k_s] / b)), (k_s, 1, K_s))
+_DELTA_B = defined(r"\delta_{Z_b,X}(\varepsilon,x,x')", sp.Integral(sp.Max(_H, 0) / (2 * b), (z, -sp.oo, sp.oo)))
+_MIDDLE = defined(r"\frac{1}{2b}\int_{m_t}^{M_t}\Big(\sum_s p(s)(e^{-|z-\hat t(x,s)|/b}"
+                  r" - e^{\varepsilon} e^{-|z-\hat t(x',s)|/b})\Big)_+ dz",
+                  sp.Integral(sp.Max(_H, 0) / (2 * b), (z, m_t, M_t)))
+_U_SUM = defined(r"\sum_s p(s)(e^{-\hat t(x,s)/b} - e^{\varepsilon} e^{-\hat t(x',s)/b})", _U)
+_V_SUM = defined(r"\sum_s p(s)(e^{\hat t(x,s)/b} - e^{\varepsilon} e^{\hat t(x',s)/b})", _V)
+_ESTIMATES = (sp.Le(m_t, t_x[k_s]), sp.Le(t_x[k_s], M_t), sp.Le(m_t, t_xp[k_s]), sp.Le(t_xp[k_s], M_t))
 
 
 def _prove_split(claim: Claim) -> Proof:
-    return all_of(_tail_form("left"), _tail_form("right"),
-                  argue("additivity of the integral over (-oo, m_t], [m_t, M_t], [M_t, oo); m_t and M_t bound every "
-                        "atom of every x in the domain, so the two tails are htm.delta.left_tail and "
-                        "htm.delta.right_tail"))
+    """Left of m_t, every |z - t_k| is t_k - z, so the sum is e^{z/b} U; right of M_t it is e^{-z/b} V (each checked
+    on one term of the sum); the three integrals add up to the integral over the line (cited), and the tails are
+    integrated for U, V of either sign."""
+    from ..engine.htm_designs import conclude_line_split
+    from ..engine.proofs import term_symbol
+    one, one_p = term_symbol(t_x[k_s]), term_symbol(t_xp[k_s])
+    left = Parametrization(forward={z: m_t - w1, one: m_t + d[0], one_p: m_t + dp[0]},
+                           inverse={w1: m_t - z, d[0]: one - m_t, dp[0]: one_p - m_t})
+    right = Parametrization(forward={z: M_t + w1, one: M_t - d[0], one_p: M_t - dp[0]},
+                            inverse={w1: z - M_t, d[0]: M_t - one, dp[0]: M_t - one_p})
+    return conclude_line_split(claim, z, [m_t, M_t],
+                               {0: (_H, sp.exp(z / b) * _U, left), 2: (_H, sp.exp(-z / b) * _V, right)},
+                               signs=[_U, _V])
 
+
+w1 = sp.Symbol("w", positive=True)
 
 register(Claim(
     id="htm.delta.split",
-    limitation=("The left side delta_{Z_b,X}(eps, x, x') and the middle integral are notations for integrals of a "
-                "general design that SymPy cannot evaluate, and the engine has no conclusion that adds integrals over"
-                " adjacent ranges of an unevaluated integrand, so the additivity step joining the two proved tails is"
-                " argued."),
-    title="delta(eps,x,x') = (1/2) U_+ e^{m_t/b} + (1/2) V_+ e^{-M_t/b} + (2b)^{-1} int_{m_t}^{M_t} (...)_+ dz",
+    title="delta(eps,x,x') = (1/2) U_+ e^{m_t/b} + (1/2) V_+ e^{-M_t/b} + (2b)^{-1} int_{m_t}^{M_t} (...)_+ dz, for a "
+          "design with samples s_1..s_K whose estimates t(x,s_k), t(x',s_k) lie in [m_t, M_t], b > 0",
     source=_src("Section 2.2, formula for delta_{Z_b,X}(eps, x, x')"), kind="identity",
-    lhs=sp.Symbol(r"\delta_{Z_b,X}(\varepsilon,x,x')"),
-    rhs=sp.Max(U_left, 0) * sp.exp(m_t / b) / 2 + sp.Max(V_right, 0) * sp.exp(-M_t / b) / 2 + _MIDDLE,
-    proof=_prove_split,
-    note="m_t = min and M_t = max of the union of the supports of f_{Z_0|X=x} over the domain. The statement "
-         "joins the two tail claims by additivity of the integral: argued, not checked as one expression."))
+    lhs=_DELTA_B,
+    rhs=sp.Max(_U_SUM, 0) * sp.exp(m_t / b) / 2 + sp.Max(_V_SUM, 0) * sp.exp(-M_t / b) / 2 + _MIDDLE,
+    conditions=(sp.Le(m_t, M_t),) + _ESTIMATES, proof=_prove_split,
+    note="U = sum_s p(s)(e^{-t(x,s)/b} - e^eps e^{-t(x',s)/b}) and V = sum_s p(s)(e^{t(x,s)/b} - e^eps e^{t(x',s)/b}) "
+         "over the samples s_1, ..., s_K of any design (p_k = p(s_k), t_k = t(x, s_k), t'_k = t(x', s_k)); delta(eps, x, "
+         "x') = (2b)^{-1} int (sum_s p(s)(e^{-|z - t(x,s)|/b} - e^eps e^{-|z - t(x',s)|/b}))_+ dz over the line. m_t = "
+         "min and M_t = max of the union of the supports of f_{Z_0|X=x} over the domain, so every estimate lies in "
+         "[m_t, M_t] (the conditions, for every k). The integral over the line is split at m_t and M_t (additivity, "
+         "cited); left of m_t the integrand is (U e^{z/b})_+/(2b), right of M_t it is (V e^{-z/b})_+/(2b), each "
+         "checked term by term for any K, and the two tails are integrated for U and V of either sign "
+         "(htm.delta.left_tail, htm.delta.right_tail)."))
 
 
 def _tail_by_atoms_enum() -> Enumeration:
@@ -465,17 +493,30 @@ def tail_by_atoms_check(rhs_sign: int = 1) -> Enumeration:
                        scope="SRS 2-of-4 and census N=3 with integer values, b = 1/ln 2")
 
 
+sigma = sp.Symbol("sigma", integer=True)                         # -1 for the left tail, +1 for the right
+J_atoms = sp.Symbol("J", integer=True, positive=True)           # the number of atoms of f_{Z_0|X=x}
+atom = sp.IndexedBase("y", real=True)                            # the atoms y_1 < ... < y_J
+f_atom = sp.IndexedBase(r"f_{Z_0|X=x}", nonnegative=True)        # f_{Z_0|X=x}(y_j)
+_jj = sp.Symbol("j", integer=True)
+_TAIL_SUM = sp.Symbol(r"\sum_s p(s) e^{-\sigma \hat t(x,s)/b}")
+
+
 register(Claim(
     id="htm.delta.tail_by_atoms",
-    limitation=("Both sides are sums over the samples of a general design (any p(s), any t(x, s)), which the engine "
-                "cannot represent for a symbolic number of samples, so the regrouping by atom values is checked on "
-                "two designs."),
-    title="sum_s p(s) e^{-+t(x,s)/b} = sum_y e^{-+y/b} f_{Z_0|X=x}(y) (Section 2.2, third form), on SRS "
-          "2-of-4 and census N = 3, b = 1/ln 2",
+    title="Section 2.2, last form of the tails: sum_s p(s) e^{-sigma t(x,s)/b} = sum_{j=1}^J e^{-sigma y_j/b} "
+          "f_{Z_0|X=x}(y_j) over the atoms y_1..y_J of f_{Z_0|X=x}, sigma = +-1, b > 0",
     source=_src("Section 2.2, formula for delta_{Z_b,X}(eps, x, x'), last form"), kind="identity",
-    lhs=sp.Symbol(r"\sum_s p(s) e^{\mp \hat t(x,s)/b}"),
-    rhs=sp.Symbol(r"\sum_{y} e^{\mp y/b} f_{Z_0|X=x}(y)"), enumeration=_tail_by_atoms_enum,
-    note="Grouping the samples by their atom; f_{Z_0|X=x}(y) = sum of p(s) over the samples with t(x,s) = y."))
+    lhs=_TAIL_SUM, rhs=sp.Sum(sp.exp(-sigma * atom[_jj] / b) * f_atom[_jj], (_jj, 1, J_atoms)),
+    conditions=(sp.Eq(sp.Abs(sigma), 1),), enumeration=_tail_by_atoms_enum,
+    limitation=("Nothing in the statement ties the atoms y_j and their masses f_{Z_0|X=x}(y_j) to the design's "
+                "samples (the engine cannot write down a general design's law for a symbolic number of samples), "
+                "so the regrouping by atom values is checked exactly on two designs."),
+    note="Printed with e^{-+ .../b} (sigma = -1: the left tail, sigma = 1: the right tail) and a sum over y. The left "
+         "side sums over the samples s of the design; y_1, ..., y_J are the distinct values of t(x, s) (the atoms of "
+         "f_{Z_0|X=x}, the law of Z_0 = t(x, S) given X = x) and f_{Z_0|X=x}(y_j) = sum of p(s) over the samples with "
+         "t(x, s) = y_j. For every design it is the change of variables for the image measure (Billingsley 1995, Thm "
+         "16.13) with g(y) = e^{-sigma y/b}; the regrouping is checked exactly on SRS 2-of-4 and the census N = 3 "
+         "(b = 1/ln 2)."))
 
 # -- the positive part of alpha e^{z/b} + beta e^{-z/b} between two atoms (closed form) --------------
 a_, c_ = sp.symbols("alpha gamma", positive=True)   # alpha > 0 and beta = -gamma < 0

@@ -15,11 +15,13 @@ ln max{(N - M_t + 1)/(N - M_t + 1 - n), (m_t + 1)/(m_t + 1 - n)}.
 
 Result 8 is titled for the mechanism Z_b but states only b = 0 (a finding); every claim here is
 about b = 0.  What is proved for all N: the pmf ratio f_t/f_{t+1} on the common support, its
-monotonicity in y, the support condition (printed with max where min is needed: an erratum) and
-the two kernel bounds of Result 9.  What rests on an argument: the reduction of eps_{Z_0}(0) to the
-likelihood ratios of neighbouring totals (definition of eps(0) for b = 0 and the density).  What is
-checked on a finite scope: the density and Result 8 against every sample and every neighbouring
-pair of binary vectors for small N.
+monotonicity in y, the support condition (printed with max where min is needed: an erratum), the
+two kernel bounds of Result 9, Result 8 and both cases of Result 9.  delta_{Z_0,X}(eps) and
+eps_{Z_0,X}(0) are suprema over the neighbouring pairs of X (Section 1.4); the density depends on x
+only through t(x) (the hypergeometric law, cited), so a pair is written by t = t(x) and the change at
+its unit, and the suprema are decided over those integer ranges by the conclusions of
+:mod:`derivations.engine.htm_designs`.  The density and Results 8 and 9 are also checked exactly
+against every sample and every neighbouring pair of binary vectors (or of totals) for small N.
 """
 from __future__ import annotations
 
@@ -29,10 +31,12 @@ from math import comb
 
 import sympy as sp
 
-from ..engine.core import (Claim, Enumeration, Proof, Source, all_of, argue, erratum, finding, mechanical,
+from ..engine.core import (Claim, Enumeration, Proof, Source, all_of, cite, erratum, finding, mechanical,
                            reading, register, zero)
 from ..engine.formulas import formula
-from ..engine.proofs import Parametrization, cited_form, conclude, conclude_instance, conclude_split, has_sign
+from ..engine.htm_designs import Family, Supremum, conclude_supremum
+from ..engine.notation import defined
+from ..engine.proofs import Parametrization, cited_form, conclude, conclude_instance, conclude_split
 
 DOC = "000_3f4b38deb4c4e7bd.txt"
 R8 = Source(DOC, "Section 2.3, Result 8 and its proof")
@@ -87,9 +91,12 @@ finding(
     claims=("htm.r8.density", "htm.r8.delta0", "htm.r8.pmf_ratio", "htm.r8.support_condition"))
 finding(
     "htm.r9.no_printed_proof", R9,
-    "Result 9 is printed without a proof. The proof given here combines the pmf ratio of the proof of Result 8 "
-    "with two kernel bounds (htm.r9.bound_ratio_up, htm.r9.bound_ratio_down), proved for all N, and the support "
-    "condition (htm.r8.support_condition).",
+    "Result 9 is printed without a proof. The proof given here writes eps_{Z_0,X}(0) as the supremum of the "
+    "log-likelihood ratios of the neighbouring pairs (the hypergeometric density depends on x only through t(x)) and "
+    "shows, for every N, each ratio at most one of the two printed bounds (the kernel inequalities "
+    "htm.r9.bound_ratio_up, htm.r9.bound_ratio_down on the pmf ratio of the proof of Result 8), each bound attained, "
+    "and, when min(m_t, N - M_t) < n, a ratio with a zero denominator (the supports differ, "
+    "htm.r8.support_condition).",
     claims=("htm.r9.epsilon0", "htm.r9.epsilon0_infinite"))
 reading(
     "htm.r8.support_line", R8,
@@ -319,6 +326,42 @@ erratum("htm.r8.support_condition",
                        "[max{0, n + t_x - N + 1}, min{n, t_x + 1}] <=> min{(N - 1) - t_x, t_x} >= n.")
 
 
+# -- the neighbouring pairs of X, by the total of x and the changed unit --------------------------------------
+# X = {x in {0,1}^N : m_t <= t(x) <= M_t}; a neighbouring pair (x, x') of X differs at one unit i.  By the density
+# (htm.r8.density) the law of the estimate given x is f_{t(x)}, so a quantity of the pair is a function of t = t(x)
+# and of the change at unit i: x_i = 0, x'_i = 1 (t(x') = t + 1; x has a zero, t <= N - 1) or x_i = 1, x'_i = 0
+# (t(x') = t - 1; x has a one, t >= 1); both totals lie in [m_t, M_t].  Each such t is the total of a pair
+# (the other N - 1 units hold t - x_i ones, 0 <= t - x_i <= N - 1).
+SRS_DOMAIN = (sp.Ge(n, 1), sp.Le(n, N), sp.Lt(m_t, M_t), sp.Le(M_t, N))   # n, m_t, M_t in {0..N}, 1 <= n, m_t < M_t
+PAIRS_UP = (sp.Le(m_t, t), sp.Le(t + 1, M_t), sp.Le(t, N - 1))            # x_i = 0, x'_i = 1
+PAIRS_DOWN = (sp.Le(m_t, t - 1), sp.Le(t, M_t), sp.Ge(t, 1))              # x_i = 1, x'_i = 0
+TOTALS_UP = (sp.Le(m_t, t), sp.Le(t + 1, M_t))                            # (t, t + 1) in [m_t, M_t]^2
+TOTALS_DOWN = (sp.Le(m_t, t - 1), sp.Le(t, M_t))                          # (t, t - 1) in [m_t, M_t]^2
+_SHIFT = {(0, 1): 1, (1, 0): -1}                                           # (x_i, x'_i) -> t(x') - t(x)
+
+
+def f_at(tt, yy=y) -> sp.Expr:
+    """f_tt(yy) = C(tt, yy) C(N - tt, n - yy)/C(N, n) (htm.r8.density)."""
+    return F_T.xreplace({t: tt, y: yy})
+
+
+def support_of(tt) -> tuple:
+    """y in supp f_tt: y <= n, y <= tt, n - y <= N - tt (y >= 0 by its assumption)."""
+    return (sp.Le(y, n), sp.Le(y, tt), sp.Le(n - y, N - tt))
+
+
+def _pairs_described() -> Proof:
+    """The two families describe the neighbouring pairs of X: the change at unit i moves the total by x'_i - x_i,
+    and a binary x with total t has a zero iff t <= N - 1, a one iff t >= 1."""
+    u_, v_ = sp.symbols("x_i x'_i", integer=True, nonnegative=True)
+    moved = {(a, c): (t - u_ + v_).xreplace({u_: a, v_: c}) - t for a, c in _SHIFT}
+    ok = (moved == _SHIFT and sp.Le(t, N - 1) in PAIRS_UP and sp.Ge(t, 1) in PAIRS_DOWN
+          and all(c in PAIRS_UP for c in TOTALS_UP) and all(c in PAIRS_DOWN for c in TOTALS_DOWN))
+    return mechanical(ok, "for x, x' in {0,1}^N that differ at unit i, t(x') - t(x) = x'_i - x_i: +1 for (x_i, x'_i) "
+                          "= (0, 1), -1 for (1, 0); the other N - 1 units hold t - x_i ones, so a pair with t(x) = t "
+                          "and x_i = 0 exists iff t <= N - 1, with x_i = 1 iff t >= 1; both totals in [m_t, M_t]")
+
+
 # -- Result 8: delta_{Z_0}(eps) -----------------------------------------------------------------------
 def delta0_by_totals(NN: int, nn: int, lo: int, hi: int, c: Fraction) -> Fraction:
     """Result 8's formula: max over neighbouring totals of sum_y (f_t - c f_t')_+ ."""
@@ -366,18 +409,35 @@ def _delta_enum(claim: Claim) -> Enumeration:
                                     "neighbouring totals, exactly", scope=DELTA_SCOPE)
 
 
+EPS = sp.Symbol("epsilon", nonnegative=True)
+
+
+def hockey_stick(tt, tp) -> sp.Expr:
+    """sum_{y=0}^{n} (f_tt(y) - e^eps f_tp(y))_+ : delta(eps, x, x') for t(x) = tt, t(x') = tp (b = 0)."""
+    return sp.Sum(sp.Max(f_at(tt) - sp.exp(EPS) * f_at(tp), 0), (y, 0, n))
+
+
+DELTA_Z0 = defined(r"\delta_{Z_0,X}(\varepsilon)",
+                   Supremum(Family(hockey_stick(t, t + 1), (t,), PAIRS_UP),
+                            Family(hockey_stick(t, t - 1), (t,), PAIRS_DOWN)))
+_R8_RHS = defined(r"\max_{(t,t')}\sum_y \big(f_t(y) - e^{\varepsilon} f_{t'}(y)\big)_+",
+                  Supremum(Family(hockey_stick(t, t + 1), (t,), TOTALS_UP),
+                           Family(hockey_stick(t, t - 1), (t,), TOTALS_DOWN)))
 register(Claim(
     id="htm.r8.delta0",
-    limitation=("The left side is a maximum, over the neighbouring pairs of a domain with symbolic N, m_t and M_t, of"
-                " hockey-stick sums over a symbolic support, and the engine has no conclusion for a maximum over a "
-                "symbolic range, so the reduction to neighbouring totals is checked for N <= 6."),
     title="Result 8 (b = 0): delta_{Z_0,X}(eps) = max over t, t' in [m_t, M_t], |t - t'| = 1, of sum_y (f_t(y) - "
           "e^eps f_t'(y))_+",
-    source=R8, kind="identity", lhs=sp.Symbol(r"\delta_{Z_0,X}(\varepsilon)"),
-    rhs=sp.Symbol(r"\max_{(t,t')}\sum_y \big(f_t(y) - e^{\varepsilon} f_{t'}(y)\big)_+"),
+    source=R8, kind="identity", lhs=DELTA_Z0, rhs=_R8_RHS, conditions=SRS_DOMAIN,
     enumeration=_delta_enum, budget=120.0,
-    note="f_t(y) = C(t,y) C(N-t,n-y)/C(N,n) (htm.r8.density). Both sides are named quantities; the enumeration "
-         "computes them. Only the case b = 0 is stated in the source (finding htm.r8.title_wider_than_result)."))
+    limitation=("The left side is a supremum, over the neighbouring pairs of binary vectors of a domain with symbolic "
+                "N, m_t and M_t, of hockey-stick sums; the engine does not derive from the vectors that these are the "
+                "sums of neighbouring totals, so the reduction is checked for N <= 6."),
+    note="f_t(y) = C(t,y) C(N-t,n-y)/C(N,n) (htm.r8.density). The left side is the supremum of delta(eps, x, x') = "
+         "sum_y (f_x(y) - e^eps f_x'(y))_+ over the neighbouring pairs of X = {x in {0,1}^N : t(x) in [m_t, M_t]}, "
+         "written by t = t(x) and the change at the unit i (x_i = 0 -> 1 with t <= N - 1, or 1 -> 0 with t >= 1); "
+         "the right side, Result 8's maximum over H_t(X), the neighbouring totals (t, t +- 1) of [m_t, M_t]. The "
+         "enumeration computes the left side by brute force over every pair of binary vectors and every sample. Only "
+         "the case b = 0 is stated in the source (finding htm.r8.title_wider_than_result)."))
 
 
 # -- Result 9 -----------------------------------------------------------------------------------------
@@ -468,71 +528,84 @@ def _eps_enum(claim: Claim, infinite: bool) -> Enumeration:
     return Enumeration(True, count, detail, scope=scope)
 
 
-RESULT9_SETTING = (sp.Ge(n, 1), sp.Lt(m_t, M_t), sp.Le(M_t, N))
+RESULT9_SETTING = SRS_DOMAIN
+# eps_{Z_0,X}(0): the largest ln f_x(y)/f_x'(y) over the neighbouring pairs and the y of supp f_x (+oo if f_x'(y) = 0)
+EPS0_Z0 = defined(r"\varepsilon_{Z_0,X}(0)",
+                  Supremum(Family(sp.log(f_at(t) / f_at(t + 1)), (t, y), PAIRS_UP + support_of(t)),
+                           Family(sp.log(f_at(t) / f_at(t - 1)), (t, y), PAIRS_DOWN + support_of(t))))
+_up, _gp = sp.symbols("u' g'", integer=True, positive=True)
+# the finite case: n = 1 + a, m_t = n + e, M_t = m_t + g', N = M_t + n + h
+_FINITE_CASE = Parametrization(
+    forward={n: 1 + _a, m_t: 1 + _a + _e, M_t: 1 + _a + _e + _gp, N: 2 + 2 * _a + _e + _gp + _h},
+    inverse={_a: n - 1, _e: m_t - n, _gp: M_t - m_t, _h: N - M_t - n})
+# the pairs (t, t - 1) on the kernel range: t = m_t + 1 + f, M_t = t + g (KERNEL_PARAM is the pairs (t, t + 1))
+KERNEL_PARAM_DOWN = Parametrization(
+    forward={y: y, n: _nn, m_t: _mm, t: _mm + 1 + _f, M_t: _mm + 1 + _f + _g, N: _mm + 1 + _f + _g + _nn + _h},
+    inverse={_ce: n - y, _e: m_t - n, _f: t - 1 - m_t, _g: M_t - t, _h: N - M_t - n})
+
+
+def _eps0_steps() -> Proof:
+    return all_of(
+        cite("pure_dp_likelihood_ratio",
+             "for b = 0 the laws are pmfs: eps_{Z_0,X}(0), the least eps with delta_{Z_0,X}(eps) = 0 (Section 1.4), "
+             "is the supremum of ln f_x(y)/f_x'(y) over the neighbouring pairs of X and the y with f_x(y) > 0 (+oo "
+             "where f_x'(y) = 0)"),
+        cite("hypergeometric_law", "f_x(y) = C(t(x), y) C(N - t(x), n - y)/C(N, n) (htm.r8.density): f_x depends on x "
+                                   "only through t(x), positive exactly on its support"),
+        _pairs_described())
 
 
 def prove_epsilon0(claim: Claim) -> Proof:
-    """The kernel bounds and their attainment are mechanical; the reduction of eps(0) to the likelihood ratios of
-    neighbouring totals is an argument (the statement's left side is eps(0) itself)."""
-    ranges = [KERNEL_PARAM.apply(e) for e in (t - n, N - 1 - t - n)]
-    return all_of(
-        prove_bound_up(BOUND_UP),
-        prove_bound_down(BOUND_DOWN),
-        zero(RATIO.subs({t: M_t - 1, y: 0}) - UP, "f_t/f_{t+1} at (t, y) = (M_t - 1, 0) equals the first bound"),
-        zero(1 / RATIO.subs({t: m_t, y: n}) - DOWN, "f_{t+1}/f_t at (t, y) = (m_t, n) equals the second bound"),
-        mechanical(all(has_sign(e, "nonnegative") for e in ranges),
-                   "for m_t <= t <= M_t - 1 with min(m_t, N - M_t) >= n: t - n >= 0 and N - 1 - t - n >= 0, so "
-                   "supp f_t = supp f_{t+1} = [[0, n]] (htm.r8.support_condition) and the bounds cover every y of "
-                   "the support"),
-        argue("eps_{Z_0,X}(0) is ln of the largest likelihood ratio f_x(z)/f_{x'}(z) over neighbouring x, x' and z "
-              "in the (common) support (the least eps with delta(eps) = 0 when b = 0); by the density "
-              "(htm.r8.density) f_x depends on x only through t(x), and the neighbouring pairs of X give exactly the "
-              "ordered pairs of totals (t, t + 1) and (t + 1, t) with m_t <= t <= M_t - 1. The largest ratio is "
-              "therefore the larger of the two attained bounds, max{(N - M_t + 1)/(N - M_t + 1 - n), "
-              "(m_t + 1)/(m_t + 1 - n)}"))
+    """Every ratio f_t/f_{t+1} and f_t/f_{t-1} of the range is finite and at most one of the two bounds
+    (htm.r9.bound_ratio_up, htm.r9.bound_ratio_down, here on the members themselves), and each bound is a ratio
+    at a point of the range: (t, y) = (M_t - 1, 0) for the pairs (t, t + 1), (m_t + 1, n) for (t, t - 1)."""
+    return all_of(_eps0_steps(), conclude_supremum(claim, [
+        {"param": _FINITE_CASE, "bounds": [(KERNEL_PARAM, UP), (KERNEL_PARAM_DOWN, DOWN)],
+         "witnesses": [(0, {t: M_t - 1, y: 0}), (1, {t: m_t + 1, y: n})]}]))
 
 
 register(Claim(
     id="htm.r9.epsilon0",
-    limitation=("The left side eps_{Z_0,X}(0) is a notation for a supremum of likelihood ratios over every "
-                "neighbouring pair and outcome, and the engine has no conclusion for a supremum over a symbolic "
-                "range, so the step from it to the two bounds (each proved and attained for every N) is argued."),
     title="Result 9 (b = 0), finite case: if min(m_t, N - M_t) >= n, eps_{Z_0,X}(0) = ln max{(N-M_t+1)/(N-M_t+1-n), "
           "(m_t+1)/(m_t+1-n)}",
-    source=R9, kind="identity", lhs=sp.Symbol(r"\varepsilon_{Z_0,X}(0)"), rhs=sp.log(EXP_EPS0),
+    source=R9, kind="identity", lhs=EPS0_Z0, rhs=sp.log(EXP_EPS0),
     conditions=RESULT9_SETTING + (sp.Ge(sp.Min(m_t, N - M_t), n),),
     proof=prove_epsilon0, enumeration=lambda claim: _eps_enum(claim, infinite=False),
-    note="The OCR of the finite case is damaged (reading htm.r9.finite_case). The kernel inequalities "
-         "htm.r9.bound_ratio_up and htm.r9.bound_ratio_down are proved for all N; the step from eps(0) to the "
-         "likelihood ratios is argued, so the verdict is ARGUED. Exact enumeration confirms the value for N <= 14."))
+    note="The OCR of the finite case is damaged (reading htm.r9.finite_case). eps_{Z_0,X}(0) is ln of the supremum of "
+         "the likelihood ratios f_x(y)/f_x'(y) over the neighbouring pairs of X = {x in {0,1}^N : t(x) in [m_t, M_t]} "
+         "and the y of supp f_x, written by t = t(x) and the change at the unit i (f_t/f_{t+1} for x_i = 0 -> 1, "
+         "f_t/f_{t-1} for 1 -> 0). The engine shows every ratio of the range finite and at most one of the two bounds, "
+         "and each bound attained, for every N (the kernel inequalities htm.r9.bound_ratio_up and "
+         "htm.r9.bound_ratio_down on the closed form of the ratio are the same bounds). Exact enumeration confirms the "
+         "value for N <= 14."))
 formula("srs_binary_epsilon0_finite", sp.log(EXP_EPS0), (N, n, m_t, M_t), ("htm.r9.epsilon0",), R9,
         "eps_{Z_0}(0) of SRS on binary data when min(m_t, N - M_t) >= n (else +oo).", sample=_eps_point)
 
 
+# m_t < n: n = m_t + u', N = n + v, M_t = m_t + g'; N - M_t < n: N - M_t = w, n = w + u', N - n = v, M_t - m_t = g'
+_LOW_CASE = Parametrization(forward={m_t: m_t, n: m_t + _up, N: m_t + _up + _v, M_t: m_t + _gp},
+                            inverse={_up: n - m_t, _v: N - n, _gp: M_t - m_t})
+_HIGH_CASE = Parametrization(forward={N: _w + _up + _v, M_t: _up + _v, n: _w + _up, m_t: _up + _v - _gp},
+                             inverse={_w: N - M_t, _up: n - N + M_t, _v: N - n, _gp: M_t - m_t})
+
+
 def prove_epsilon0_infinite(claim: Claim) -> Proof:
-    """If m_t < n, the supports of f_{m_t} and f_{m_t + 1} differ at their upper ends; if N - M_t < n, those of
-    f_{M_t - 1} and f_{M_t} differ at their lower ends (both computed from the support formula)."""
-    low = Parametrization(forward={m_t: n - 1 - _u, n: n, N: N}, inverse={_u: n - 1 - m_t})
-    high = Parametrization(forward={M_t: N - n + 1 + _u, n: n, N: N}, inverse={_u: M_t - 1 - N + n})
-    at_low = low.apply(SAME_SUPPORT.subs(t, m_t))
-    at_high = high.apply(SAME_SUPPORT.subs(t, M_t - 1))
-    return all_of(
-        mechanical(at_low == 0, f"m_t = n - 1 - u (m_t < n): [supp f_t = supp f_(t+1)] at t = m_t is {at_low}"),
-        mechanical(at_high == 0, f"M_t = N - n + 1 + u (N - M_t < n): [supp f_t = supp f_(t+1)] at t = M_t - 1 is "
-                                 f"{at_high}"),
-        argue("min(m_t, N - M_t) < n means m_t < n or N - M_t < n; in either case the neighbouring totals (m_t, "
-              "m_t + 1), resp. (M_t - 1, M_t), lie in [m_t, M_t] and their laws have different supports, so some z "
-              "has f_x(z) > 0 = f_{x'}(z) for a neighbouring pair (in one order or the other) and no finite eps "
-              "gives delta(eps) = 0 when b = 0: eps_{Z_0,X}(0) = +oo"))
+    """min(m_t, N - M_t) < n: if m_t < n, the pair with totals (m_t + 1, m_t) has f_{m_t + 1}(m_t + 1) > 0 =
+    f_{m_t}(m_t + 1); if N - M_t < n, the pair (M_t - 1, M_t) has f_{M_t - 1}(y) > 0 = f_{M_t}(y) at
+    y = n + M_t - 1 - N.  Either ratio is +oo."""
+    return all_of(_eps0_steps(), conclude_supremum(claim, [
+        {"param": _LOW_CASE, "witnesses": [(1, {t: m_t + 1, y: m_t + 1})]},
+        {"param": _HIGH_CASE, "witnesses": [(0, {t: M_t - 1, y: n + M_t - 1 - N})]}]))
 
 
 register(Claim(
     id="htm.r9.epsilon0_infinite",
-    limitation=("The left side eps_{Z_0,X}(0) is a notation, and no conclusion of the engine takes a neighbouring "
-                "pair whose supports differ (proved for every N) to an infinite eps, so that step is argued."),
     title="Result 9 (b = 0), infinite case: if m_t < M_t <= N and min(m_t, N - M_t) < n, eps_{Z_0,X}(0) = +oo",
-    source=R9, kind="identity", lhs=sp.Symbol(r"\varepsilon_{Z_0,X}(0)"), rhs=sp.oo,
+    source=R9, kind="identity", lhs=EPS0_Z0, rhs=sp.oo,
     conditions=RESULT9_SETTING + (sp.Lt(sp.Min(m_t, N - M_t), n),),
     proof=prove_epsilon0_infinite, enumeration=lambda claim: _eps_enum(claim, infinite=True),
-    note="The differing supports are computed from the support formula for all N; the step from differing supports "
-         "to eps(0) = +oo is argued, so the verdict is ARGUED. Exact enumeration confirms it for N <= 14."))
+    note="eps_{Z_0,X}(0) as in htm.r9.epsilon0. If m_t < n the pair of totals (m_t + 1, m_t) has y = m_t + 1 in the "
+         "support of f_{m_t + 1} and not of f_{m_t}; if N - M_t < n the pair (M_t - 1, M_t) has y = n + M_t - 1 - N in "
+         "the support of f_{M_t - 1} and not of f_{M_t}: a likelihood ratio is +oo, for every N (the engine checks the "
+         "point, the zero denominator and the positive numerator in each case). Exact enumeration confirms it for "
+         "N <= 14."))

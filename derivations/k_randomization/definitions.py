@@ -20,7 +20,8 @@ import sympy as sp
 from ..engine.core import Claim, Proof, Source, claim, finding, reading
 from ..engine.notation import defined, held
 from ..engine.proofs import Parametrization, conclude, conclude_termwise, exhaust, term_symbol
-from .common import DOC, L, n, q
+from ..engine.kr_laws import Law, conclude_laws
+from .common import (BT_A, BT_A1, BT_K, BT_N, BT_P, DOC, PA_M, PA_P, PA_PZ, PA_R, L, n, q)
 
 S1_PROP = Source(DOC, "Section 1, Proposition 1.1 and its proof")
 S2_BIT = Source(DOC, "Section 2.1, bit randomization R(b) and its representation R(b; xi)")
@@ -309,97 +310,54 @@ def law_by_randomization(x, bits, lie: Fraction) -> dict:
     return law
 
 
-def distance_profile(x, s_out, bits, top: int) -> list:
-    """N_d = #{y in D^n : Phi(y) = s, delta(x, y) = d} for d = 0..top: the terms of the sum (2.1) grouped by
-    their Hamming distance."""
-    alphabet, prof = _alphabet(bits), [0] * (top + 1)
-    for ys in itertools.product(alphabet, repeat=len(x)):
-        if _counts(ys, alphabet) == s_out:
-            prof[sum(abs(u - v) for xr, yr in zip(x, ys) for u, v in zip(xr, yr))] += 1
-    return prof
-
-
-def compositions(total, parts):
-    """Every vector of `parts` nonnegative integers summing to `total` (the set S_n)."""
-    for cut in itertools.combinations(range(total + parts - 1), parts - 1):
-        out, prev = [], -1
-        for cc in cut + (total + parts - 1,):
-            out.append(cc - prev - 1)
-            prev = cc
-        yield tuple(out)
-
-
-DESIGNS = ((1, 1), (2, 1), (3, 1), (4, 1), (1, 2), (2, 2), (1, 3), (1, 4))   # (n, L) with nL <= 4
-TOP = 4                                              # the largest nL of DESIGNS
-Q_VALUES = (Fraction(1, 3), Fraction(1, 4), Fraction(1, 5), Fraction(1, 7), Fraction(2, 5))
-N_D = sp.symbols("N_0:5", integer=True, nonnegative=True)      # the distance profile of (x, s)
 P_A = sp.Symbol(r"P_{\xi}[A(\mathbf{x}) = \mathbf{s}]", nonnegative=True)
-SUM_2_1 = sp.Add(*(N_D[dd] * TRUTH**(n * L - dd) * q**dd for dd in range(TOP + 1)))
-
-
-def _query_points():
-    for nn, bits in DESIGNS:
-        alphabet = _alphabet(bits)
-        for x in itertools.product(alphabet, repeat=nn):
-            profiles = {s_out: distance_profile(x, s_out, bits, TOP) for s_out in compositions(nn, len(alphabet))}
-            for lie in Q_VALUES[:nn * bits + 1]:
-                law = law_by_randomization(x, bits, lie)
-                for s_out, prof in profiles.items():
-                    yield {n: nn, L: bits, q: sp.Rational(lie.numerator, lie.denominator),
-                           P_A: sp.Rational(law.get(s_out, Fraction(0))), **dict(zip(N_D, prof))}
-
-
-_SCOPE_QUERY = ("every (n, L) with nL <= 4, every collection x in D^n and every s in S_n; P[A(x) = s] summed over all "
-                "2^{nL} randomization outcomes xi; q at nL + 1 distinct values in {1/3, 1/4, 1/5, 1/7, 2/5}, which "
-                "fixes both sides as polynomials in q of degree <= nL; exact rationals")
+M_OUT = sp.Symbol("M", integer=True, nonnegative=True)    # the number of synthetic collections y with Phi(y) = s
+P_RY = sp.IndexedBase(r"\mathsf{P}[R(\mathbf{x}) = \mathbf{y}]", nonnegative=True)   # P[R(x) = y_r]
+dist_d = sp.Symbol("d", integer=True, nonnegative=True)
+N_DIST = defined("N_d", sp.Sum(sp.KroneckerDelta(dr[PA_R], dist_d), (PA_R, 1, M_OUT)))   # #{r : delta(x, y_r) = d}
+SUM_2_1 = sp.Sum(N_DIST * TRUTH**(n * L - dist_d) * q**dist_d, (dist_d, 0, n * L))
 
 claim(id="kr.query_pmf",
-      limitation=("P[A(x) = s] is a sum over the 2^{nL} randomization outcomes and N_d a count over D^n, which the "
-                  "engine cannot represent for symbolic n and L, so both sides are compared as polynomials in q for "
-                  "nL <= 4."),
-      title="(2.1): P[A(x) = s] = sum_d N_d p^{nL - d} q^d, N_d = #{y in D^n : Phi(y) = s, delta(x, y) = d}, checked "
-            "for nL <= 4",
-      source=S2_QUERY, kind="identity", lhs=P_A, rhs=SUM_2_1, conditions=LIE_RANGE,
-      enumeration=lambda cl: exhaust(cl, _query_points(), scope=_SCOPE_QUERY),
-      note="The left side comes from the randomization itself (each xi in {0, 1}^{nL} with probability "
-           "p^{#1} q^{#0}, y = R(x; xi), s = Phi(y)), not from the formula; the right side enumerates the synthetic "
-           "collections y with Phi(y) = s. The product step is proved for every n and L (kr.query_pmf_product).")
+      title="(2.1): P[A(x) = s] = sum_{d=0}^{nL} N_d p^{nL - d} q^d, N_d = #{r : delta(x, y_r) = d}, y_1, ..., y_M the "
+            "synthetic collections with Phi(y) = s, p = 1 - q, every n and L",
+      source=S2_QUERY, kind="identity", lhs=P_A, rhs=SUM_2_1,
+      conditions=LIE_RANGE + (sp.Le(dr[PA_R], n * L),),
+      proof=lambda cl: conclude_laws(cl, [
+          Law(P_A, "probability_additive_outcomes", {PA_P: P_A, PA_M: M_OUT, PA_PZ: P_RY}),
+          Law(P_RY[PA_R], "bernoulli_trials_sequence", {BT_P: P_RY[PA_R], BT_N: n * L, BT_K: dr[PA_R], BT_A: q,
+                                                          BT_A1: 1 - q})]),
+      note="N_d = #{y in D^n : Phi(y) = s, delta(x, y) = d}, written as the number of r with delta_r = delta(x, y_r) "
+           "= d. {A(x) = s} is the event that R(x) is one of y_1, ..., y_M, so P[A(x) = s] = sum_r P[R(x) = y_r] "
+           "(finite additivity, cited); R(x) is nL independent bit randomizations, each a lie with probability q, "
+           "and y_r differs from x in delta_r of the nL bits, so P[R(x) = y_r] = p^{nL - delta_r} q^{delta_r} "
+           "(Bernoulli trials, cited; the product step is kr.query_pmf_product). Grouping the terms by their "
+           "distance d gives the right side. Also checked in the tests against the law of A(x) summed over all 2^{nL} "
+           "randomization outcomes xi, for nL <= 4.")
 
-N_OUT = sp.Symbol(r"N_{\notin S_n}", integer=True, nonnegative=True)   # outcomes off S_n with positive probability
-N_ZERO = sp.Symbol(r"N_{0}", integer=True, nonnegative=True)           # outcomes in S_n with probability 0
-
-
-def _support_points():
-    lie = Fraction(1, 3)
-    for nn, bits in DESIGNS:
-        alphabet = _alphabet(bits)
-        members = set(compositions(nn, len(alphabet)))
-        for x in itertools.product(alphabet, repeat=nn):
-            law = law_by_randomization(x, bits, lie)
-            yield {n: nn, L: bits, q: sp.Rational(1, 3),
-                   N_OUT: sum(1 for s_out, pr in law.items() if pr > 0 and s_out not in members),
-                   N_ZERO: sum(1 for s_out in members if law.get(s_out, 0) == 0)}
-
+R_IDX = sp.IndexedBase("r", integer=True, positive=True)     # y_i = d_{r_i}: the element of D that record i reports
+k_cell = sp.Symbol("k", integer=True, positive=True)         # a coordinate of Phi (an element d_k of D)
+PHI_K = defined(r"\Phi_k(\mathbf{y})", sp.Sum(sp.KroneckerDelta(R_IDX[i_rec], k_cell), (i_rec, 1, n)))
 
 claim(id="kr.support",
-      limitation=("The support of A(x) is read from the law over the 2^{nL} randomization outcomes, which the engine "
-                  "cannot represent for symbolic n and L, so it is checked for nL <= 4."),
-      title="Support of A(x) is S_n = {s : s_1 + ... + s_{2^L} = n}: no outcome off S_n has positive probability, "
-            "none in S_n has probability 0 (nL <= 4, q = 1/3)",
-      source=S2_QUERY, kind="identity", lhs=N_OUT + N_ZERO, rhs=0, conditions=LIE_RANGE,
-      enumeration=lambda cl: exhaust(cl, _support_points(), scope=(
-          "every (n, L) with nL <= 4 and every collection x in D^n, q = 1/3; the law of A(x) from all 2^{nL} "
-          "randomization outcomes, exact")),
-      note="Every y in D^n has positive probability under R(x) (kr.query_term_positive), so the first count being 0 "
-           "says that Phi(y) sums to n for every y; |S_n| = C(n + 2^L - 1, n).")
+      title="Support of A(x) within S_n = {s : s_1 + ... + s_{2^L} = n}: the counts of every synthetic collection y in "
+            "D^n sum to n, sum_{k=1}^{2^L} Phi_k(y) = n (y_i = d_{r_i}, 1 <= r_i <= 2^L), every n and L",
+      source=S2_QUERY, kind="identity", lhs=sp.Sum(PHI_K, (k_cell, 1, 2**L)), rhs=n,
+      conditions=(sp.Le(R_IDX[i_rec], 2**L),),
+      proof=lambda cl: conclude_laws(cl, []),
+      note="Phi_k(y) = sum_i I(y_i = d_k) = sum_i I(r_i = k), the number of records of y equal to d_k. Each record "
+           "equals exactly one element of D, so the counts of y sum to n and A(x) = Phi(R(x)) lies in S_n whatever "
+           "the randomization: no outcome off S_n has positive probability. Every s in S_n has positive probability "
+           "(kr.support_positive, every n and L, 0 < q < 1/2), so the support of A(x) is exactly S_n; |S_n| = "
+           "C(n + 2^L - 1, n). Also checked in the tests against the law of A(x) from all 2^{nL} randomization "
+           "outcomes, nL <= 4.")
 
 claim(id="kr.query_term_positive",
       title="Every term of (2.1) is positive: p^{nL - delta} q^delta > 0 for p = 1 - q, 0 < q < 1/2, 0 <= delta <= nL",
       source=S2_QUERY, kind="sign", lhs=TRUTH**(n * L - delta) * q**delta, relation=">",
       conditions=LIE_RANGE + (sp.Le(delta, n * L),), proof=lambda cl: conclude(cl, HALF_PARAM),
       note="Hence P[A(x) = s] > 0 for every s that is Phi(y) of some y in D^n. Each s in S_n is Phi(y) of the "
-           "collection y listing d_j s_j times (j = 1, ..., 2^L); that the support is exactly S_n is checked in "
-           "kr.support.")
+           "collection y listing d_j s_j times (j = 1, ..., 2^L); the support is exactly S_n by kr.support (no mass "
+           "off S_n) and kr.support_positive.")
 
 reading("kr.reading.phi_last_index", S2_QUERY,
         printed="Phi(y) := ( sum_i I(y_i = d_1), ..., sum_i I(y_i = d_{2L}).)",

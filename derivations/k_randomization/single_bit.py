@@ -24,14 +24,18 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
-from math import comb, lcm
+from math import lcm
 
 import sympy as sp
 
 from ..engine.core import (Claim, Proof, Source, all_of, cite, citation, claim, mechanical, reading,
                            zero)
-from ..engine.proofs import Parametrization, conclude, exhaust
-from .common import DOC, m, n, p, q, s
+from ..engine.notation import defined
+from ..engine.kr_laws import Law, conclude_laws, evaluates_under
+from ..engine.proofs import Parametrization, conclude, conclude_instance, exhaust
+from .common import (BC_A, BC_A1, BC_B, BC_B1, BC_K, BC_M, BC_P, BC_S, BT_A, BT_A1, BT_K, BT_N, BT_P, DOC, IS_K, IS_P,
+                     IS_PY, IS_PZ, LR_EVENTS, LR_MIN, LR_POINTS, PM_B, PM_Z, QO_ALPHA, QO_C, QO_GAP, QO_TF,
+                     QO_TG, m, n, p, q, s)
 
 S3 = Source(DOC, "Section 3, the privacy ratio pi(s; x, x') and display (3.1)")
 S31 = Source(DOC, "Section 3.1, the case L = 1: A_n(m) and the reduction to pi(s; m)")
@@ -194,114 +198,139 @@ def _conditioned_sum(weights, rest, s_vec, K):
     return sum(weights[j] * rest.get(_minus(s_vec, _unit(j, K)), 0) for j in range(K))
 
 
-def _support_points():
-    for nn, L, qq, D, K, x in _cases():
-        law = _count_law(x, D, qq)
-        yield {P_MIN: _rat(min(law.get(c, Fraction(0)) for c in _support(nn, K)))}
+_w = sp.Symbol("w", positive=True)
+_HALF = Parametrization({q: 1 / (2 * (1 + _w))}, {_w: (1 - 2 * q) / (2 * q)})   # q = 1/(2(1 + w)), 0 < q < 1/2
+DELTA_STAR = sp.Symbol(r"\delta^*", integer=True, nonnegative=True)   # delta(x, y*), y* listing d_j s_j times
+P_STAR = sp.Symbol(r"\mathsf{P}[R(\mathbf{x}) = \mathbf{y}^*]", nonnegative=True)
+S_COUNTS = sp.IndexedBase("s", integer=True, nonnegative=True)       # the counts s_1, ..., s_{2^L}
+L_bits = sp.Symbol("L", integer=True, positive=True)
+
+
+def _star_counts() -> Proof:
+    """Phi(y*) = s: y* lists d_j s_j times, so its k-th count is sum_j s_j I(d_j = d_k) = s_k (1 <= k <= 2^L)."""
+    j, k = sp.symbols("j k", integer=True, positive=True)
+    count = sp.Sum(S_COUNTS[j] * sp.KroneckerDelta(j, k), (j, 1, 2**L_bits))
+    ok = evaluates_under(count, S_COUNTS[k], (sp.Le(k, 2**L_bits),))
+    return mechanical(ok, "Phi(y*) = s: the k-th count of y* is sum_{j=1}^{2^L} s_j I(d_j = d_k) = s_k for 1 <= k <= 2^L")
 
 
 claim(id="kr.support_positive",
-      limitation=("P[A(x) = s] is the law of a sum over n records of 2^L categories, which the engine cannot "
-                  "represent for symbolic n and L, so its positivity is checked for the listed (n, L)."),
-      title="pi is well defined: P[A(x) = s] > 0 for every x in D^n and s in S_n, checked for L = 1, n <= 4; L = 2, "
-            "n <= 3; L = 3, n = 1",
-      source=S3, kind="inequality", relation=">", lhs=P_MIN, rhs=0,
-      enumeration=lambda c: exhaust(c, _support_points(), scope=_SCOPE_S3),
-      note="By (2.1) P[A(x) = s] is a sum of positive terms p^(nL - delta) q^delta over the synthetic "
-           "collections y with Phi(y) = s, and for s in S_n there is at least one (d_1 repeated s_1 times, "
-           "..., d_{2^L} repeated s_{2^L} times); the check computes the minimum exactly.")
+      title="pi is well defined: P[A(x) = s] > 0 for every x in D^n and s in S_n, every n and L, 0 < q < 1/2 "
+            "(delta* = delta(x, y*) <= nL for the collection y* listing d_j s_j times)",
+      source=S3, kind="inequality", relation=">", lhs=P_JOINT, rhs=0,
+      conditions=(sp.Lt(q, sp.Rational(1, 2)), sp.Le(DELTA_STAR, n * L_bits)),
+      proof=lambda c: all_of(_star_counts(), conclude_laws(c, [
+          Law(P_JOINT, "probability_monotone", {PM_B: P_JOINT, PM_Z: P_STAR}),
+          Law(P_STAR, "bernoulli_trials_sequence", {BT_P: P_STAR, BT_N: n * L_bits, BT_K: DELTA_STAR, BT_A: q,
+                                                    BT_A1: 1 - q})],
+          _HALF)),
+      note="The event {A(x) = s} = {R(x) in Phi^{-1}(s)} contains {R(x) = y*}, y* the collection of n records listing "
+           "d_j s_j times (s in S_n: its counts sum to n), since Phi(y*) = s (the proof's first step), so P[A(x) = s] "
+           ">= P[R(x) = y*] (monotonicity of probability, cited). R(x) is nL independent bit randomizations, each a lie "
+           "with probability q, and y* differs from x in delta* = delta(x, y*) of the nL bits, so P[R(x) = y*] = "
+           "(1 - q)^(nL - delta*) q^(delta*) (Bernoulli trials, cited), which is positive for 0 < q < 1/2. By (2.1) "
+           "P[A(x) = s] is the sum of such terms over every y with Phi(y) = s, and y* is one of them. Also checked "
+           "exactly against every synthetic collection in the tests.")
 
 
-def _record_points():
-    for L in (1, 2, 3):
-        D = _bit_vectors(L)
-        K = len(D)
-        for qq in _Q_GRID:
-            for x1 in D:
-                a_law = _count_law([x1], D, qq)
-                r_law = _record_law(x1, qq)
-                for j, d in enumerate(D):
-                    yield {P_A1: _rat(a_law.get(_unit(j, K), Fraction(0))), P_R1: _rat(r_law[d])}
+RHO = sp.IndexedBase("rho", nonnegative=True)       # rho_j = P[R(x_1) = d_j]
+A_REST = sp.IndexedBase("a", nonnegative=True)      # a_j = P[A(x~) = s - i_j]
+j_rec = sp.Symbol("j", integer=True, positive=True)  # index of D = (d_1, ..., d_{2^L})
+P_X = P_JOINT                                       # P[A(x) = s]
+
+
+def conditioned_sum(weights, rest=A_REST):
+    """sum_{j=1}^{2^L} w_j a_j, a_j = P[A(x~) = s - i_j]: the right side of the conditioning on x_1."""
+    return sp.Sum(weights[j_rec] * rest[j_rec], (j_rec, 1, 2**L_bits))
+
+
+def _independent_sum(weights, notation):
+    """A(x) = Phi(R(x_1)) + A(x~): the cited law of an independent sum, conditioning on R(x_1) in D = (d_1, ...,
+    d_{2^L}), with Phi((d_j)) = i_j (the counts of the single report d_j)."""
+    return Law(notation, "independent_sum_given_values", {IS_P: notation, IS_K: 2**L_bits, IS_PZ: weights,
+                                                          IS_PY: A_REST})
+
+
+r_rec = sp.Symbol("r", integer=True, positive=True)
+UNIT_MATCH = sp.Lambda(r_rec, sp.KroneckerDelta(r_rec, j_rec))   # I(i_r = i_j): P[0 = i_j - i_r] for A of no record
+_D_COUNT = 2**L_bits
+
+
+def _units_distinct() -> Proof:
+    """i_r = i_j only for r = j: the inner product sum_k I(k = r) I(k = j) of two unit vectors is I(r = j), for
+    1 <= r, j <= 2^L (so i_r and i_j differ unless r = j, and i_r . i_r = 1)."""
+    k = sp.Symbol("k", integer=True, positive=True)
+    dot = sp.Sum(sp.KroneckerDelta(r_rec, k) * sp.KroneckerDelta(j_rec, k), (k, 1, _D_COUNT))
+    ok = evaluates_under(dot, sp.KroneckerDelta(r_rec, j_rec), (sp.Le(r_rec, _D_COUNT), sp.Le(j_rec, _D_COUNT)))
+    return mechanical(ok, "Phi((d_r)) = i_r, and i_r = i_j iff r = j: the inner product sum_{k=1}^{2^L} I(k = r) "
+                          "I(k = j) is I(r = j) for 1 <= r, j <= 2^L")
 
 
 claim(id="kr.record_count_law",
-      limitation=("The law of one record's report over D = {0, 1}^L is a set of 2^L outcomes that the engine cannot "
-                  "represent for symbolic L, so it is checked for L <= 3."),
-      title="(3.1): for one record, P[A(x_1) = i_j] = P[R(x_1) = d_j] for every x_1 in D and every j, checked for L "
-            "<= 3, q in {1/5, 1/3}",
-      source=S3, kind="identity", lhs=P_A1, rhs=P_R1,
-      enumeration=lambda c: exhaust(c, _record_points(), scope=(
-          "L in {1, 2, 3}, q in {1/5, 1/3}, every record x_1 in {0,1}^L and every j = 1..2^L; A(x_1) by "
-          "counting the enumerated reports, exact rationals")),
-      note="Phi of a single report y is i_j exactly when y = d_j. This turns the first expression of (3.1) "
+      title="(3.1): for one record, P[A(x_1) = i_j] = rho_j = P[R(x_1) = d_j] for every x_1 in D, every L and every "
+            "j = 1..2^L",
+      source=S3, kind="identity", lhs=P_A1, rhs=RHO[j_rec], conditions=(sp.Le(j_rec, _D_COUNT),),
+      proof=lambda c: all_of(_units_distinct(), conclude_laws(c, [Law(
+          P_A1, "independent_sum_given_values",
+          {IS_P: P_A1, IS_K: _D_COUNT, IS_PZ: RHO, IS_PY: UNIT_MATCH})])),
+      note="A(x_1) = Phi(R(x_1)) is the cited law with Y = 0 (no other record): P[A(x_1) = i_j] = sum_{r=1}^{2^L} "
+           "P[R(x_1) = d_r] I(i_r = i_j), since Phi of the single report d_r is i_r; the unit vectors are distinct "
+           "(the proof's first step), so the sum has the one term r = j. This turns the first expression of (3.1) "
            "into the second.")
 
 
-def _conditioning_points():
-    for nn, L, qq, D, K, x in _cases():
-        if nn < 2:
-            continue
-        law = _count_law(x, D, qq)
-        rest = _count_law(x[1:], D, qq)
-        r1 = _record_law(x[0], qq)
-        weights = [r1[d] for d in D]
-        for c in _support(nn, K):
-            yield {P_JOINT: _rat(law.get(c, Fraction(0))), P_COND: _rat(_conditioned_sum(weights, rest, c, K))}
-
-
 claim(id="kr.conditioning",
-      limitation=("Both sides are laws of A(x) over D^n, which the engine cannot represent for symbolic n and L, so "
-                  "the conditioning identity is checked for n <= 4 (L = 1) and n <= 3 (L = 2)."),
-      title="(3.1), conditioning on x_1: P[A(x) = s] = sum_j P[R(x_1) = d_j] P[A(x~) = s - i_j], checked for n <= 4 "
-            "(L = 1) and n <= 3 (L = 2)",
-      source=S3, kind="identity", lhs=P_JOINT, rhs=P_COND,
-      enumeration=lambda c: exhaust(c, _conditioning_points(), scope=_SCOPE_RATIO.replace(", every x_1' != x_1", "")),
-      note="A(x) = Phi(R(x_1)) + A(x~) with independent terms, and Phi(R(x_1)) = i_j exactly when R(x_1) = d_j. "
-           "Numerator and denominator of pi are this sum for x_1' and x_1.")
+      title="(3.1), conditioning on x_1: P[A(x) = s] = sum_{j=1}^{2^L} rho_j a_j, rho_j = P[R(x_1) = d_j], a_j = "
+            "P[A(x~) = s - i_j], every n >= 2 and L",
+      source=S3, kind="identity", lhs=P_X, rhs=conditioned_sum(RHO),
+      proof=lambda c: conclude_laws(c, [_independent_sum(RHO, P_X)]),
+      note="Printed as sum_j P[R(x_1) = d_j] P[A(x~) = s - i_j]. A(x) = Phi(R(x_1)) + A(x~) (Phi counts records, so "
+           "the counts of a collection are the sum of those of its parts), R(x_1) and A(x~) are independent (the "
+           "records are randomized independently, Section 2.2 (a)), R(x_1) takes the 2^L values d_j and Phi((d_j)) "
+           "= i_j: the cited law of an independent sum, conditioning on the value of R(x_1), gives the right side, a_j = 0 "
+           "where s - i_j has a negative count. Numerator and denominator of pi are this sum for x_1' and x_1. "
+           "Also checked exactly against every synthetic collection in the tests (n <= 4 for L = 1, n <= 3 for "
+           "L = 2).")
 
 
-def _ratio_points(expression):
-    """pi(s; x, x') for every neighbour x' = (x_1', x~) against the printed expression (second, or the first
-    as read)."""
-    for nn, L, qq, D, K, x in _cases():
-        if nn < 2:
-            continue
-        law = _count_law(x, D, qq)
-        rest = _count_law(x[1:], D, qq)
-        for x1p in D:
-            if x1p == x[0]:
-                continue
-            law_p = _count_law((x1p,) + x[1:], D, qq)
-            if expression == "R":
-                num_w = [_record_law(x1p, qq)[d] for d in D]
-                den_w = [_record_law(x[0], qq)[d] for d in D]
-            else:
-                num_w = [_count_law([x1p], D, qq).get(_unit(j, K), Fraction(0)) for j in range(K)]
-                den_w = [_count_law([x[0]], D, qq).get(_unit(j, K), Fraction(0)) for j in range(K)]
-            for c in _support(nn, K):
-                pi = law_p[c] / law[c]
-                printed = _conditioned_sum(num_w, rest, c, K) / _conditioned_sum(den_w, rest, c, K)
-                yield {PI_ENUM: _rat(pi), (PI_R if expression == "R" else PI_A): _rat(printed)}
+RHO_P = sp.IndexedBase(r"\rho'", nonnegative=True)    # rho'_j = P[R(x_1') = d_j]
+PHI = sp.IndexedBase("phi", nonnegative=True)        # phi_j = P[A(x_1) = i_j]
+PHI_P = sp.IndexedBase(r"\phi'", nonnegative=True)     # phi'_j = P[A(x_1') = i_j]
+P_XP = sp.Symbol(r"\mathsf{P}[A(\mathbf{x}') = \mathbf{s}]", nonnegative=True)
+PI_DEF = defined(r"\pi(\mathbf{s}; \mathbf{x}, \mathbf{x}')", P_XP / P_X)   # pi := P[A(x') = s] / P[A(x) = s]
 
 
-claim(id="kr.ratio_conditioning",
-      limitation=("Both sides are ratios of laws of A over D^n, which the engine cannot represent for symbolic n and "
-                  "L, so the identity is checked for n <= 4 (L = 1) and n <= 3 (L = 2)."),
-      title="(3.1), second expression: pi(s; x, x') = sum_j P[R(x_1') = d_j] P[A(x~) = s - i_j] / sum_j P[R(x_1) = "
-            "d_j] P[A(x~) = s - i_j], checked for n <= 4 (L = 1), n <= 3 (L = 2)",
-      source=S3, kind="identity", lhs=PI_ENUM, rhs=PI_R,
-      enumeration=lambda c: exhaust(c, _ratio_points("R"), scope=_SCOPE_RATIO),
-      note="kr.conditioning applied to the numerator (x_1') and to the denominator (x_1).")
+def _ratio_claim(cid, title, num_w, den_w, note):
+    """pi(s; x, x') = sum_j w'_j a_j / sum_j w_j a_j: numerator and denominator of pi by the conditioning law
+    (x' = (x_1', x~), x = (x_1, x~)); defined where P[A(x) = s] and the printed denominator are nonzero."""
+    claim(id=cid, title=title, source=S3, kind="identity", lhs=PI_DEF,
+          rhs=conditioned_sum(num_w) / conditioned_sum(den_w),
+          conditions=(sp.Gt(P_X, 0), sp.Ne(conditioned_sum(den_w), 0)),
+          proof=lambda c: conclude_laws(c, [_independent_sum(num_w, P_XP), _independent_sum(den_w, P_X)]),
+          note=note)
 
-claim(id="kr.ratio_conditioning_read",
-      limitation=("Both sides are ratios of laws of A over D^n, which the engine cannot represent for symbolic n and "
-                  "L, so the identity is checked for n <= 4 (L = 1) and n <= 3 (L = 2)."),
-      title="(3.1), first expression as read (x_1 in the denominator): pi(s; x, x') = sum_j P[A(x_1') = i_j] P[A(x~) "
-            "= s - i_j] / sum_j P[A(x_1) = i_j] P[A(x~) = s - i_j], checked for n <= 4 (L = 1), n <= 3 (L = 2), q in {1/5, 1/3}",
-      source=S3, kind="identity", lhs=PI_ENUM, rhs=PI_A,
-      enumeration=lambda c: exhaust(c, _ratio_points("A"), scope=_SCOPE_RATIO),
-      note="Read with x_1 in the denominator (kr.reading.ratio_denominator); with kr.record_count_law it is the "
-           "second expression.")
+
+_ratio_claim(
+    "kr.ratio_conditioning",
+    "(3.1), second expression: pi(s; x, x') = sum_{j=1}^{2^L} rho'_j a_j / sum_{j=1}^{2^L} rho_j a_j, rho'_j = "
+    "P[R(x_1') = d_j], rho_j = P[R(x_1) = d_j], a_j = P[A(x~) = s - i_j], every n >= 2 and L",
+    RHO_P, RHO,
+    "Printed as sum_j P[R(x_1') = d_j] P[A(x~) = s - i_j] / sum_j P[R(x_1) = d_j] P[A(x~) = s - i_j]; pi(s; x, x') := "
+    "P[A(x') = s] / P[A(x) = s]. The conditioning law (kr.conditioning, the cited law of an independent sum) "
+    "applied to the numerator (x' = (x_1', x~)) and to the denominator (x = (x_1, x~)). The conditions exclude "
+    "nothing for s in S_n: P[A(x) = s] > 0 (kr.support_positive), and the printed denominator is P[A(x) = s] "
+    "(kr.conditioning). Also checked exactly against every synthetic collection in the tests.")
+
+_ratio_claim(
+    "kr.ratio_conditioning_read",
+    "(3.1), first expression as read (x_1 in the denominator): pi(s; x, x') = sum_{j=1}^{2^L} phi'_j a_j / "
+    "sum_{j=1}^{2^L} phi_j a_j, phi'_j = P[A(x_1') = i_j], phi_j = P[A(x_1) = i_j], a_j = P[A(x~) = s - i_j], every "
+    "n >= 2 and L",
+    PHI_P, PHI,
+    "Read with x_1 in the denominator (kr.reading.ratio_denominator). A(x) = A(x_1) + A(x~), A(x_1) takes the "
+    "values i_j: the cited law of an independent sum, for the numerator (x_1') and the denominator (x_1). The "
+    "conditions exclude nothing for s in S_n (kr.support_positive, kr.conditioning with kr.record_count_law). "
+    "With kr.record_count_law (phi_j = rho_j) it is the second expression. Also checked exactly in the tests.")
 
 reading("kr.reading.ratio_denominator", S3,
         printed="pi(s; x~, x_1, x_1') = sum_j P[A(x_1') = i_j] P[A(x~) = s - i_j] / "
@@ -338,9 +367,11 @@ def _neighbour_law_pairs(nn, L, qq):
 
 
 def _epsilon_points():
-    """The largest ratio of (1.1) over every event S of S_n against the largest pointwise ratio pi."""
+    """The largest ratio of (1.1) over every event S of S_n against the largest pointwise ratio pi, with the
+    smallest P[A(x) = s] over the collections and s in S_n."""
     for (nn, L), qq in itertools.product(((1, 1), (2, 1), (3, 1), (4, 1), (1, 2), (2, 2)), _Q_GRID):
         best_event = best_point = Fraction(0)
+        smallest = min(min(law) for law, _ in _neighbour_law_pairs(nn, L, qq))
         for law, law_p in _neighbour_law_pairs(nn, L, qq):
             best_point = max(best_point, max(b / a for a, b in zip(law, law_p)))
             # P[A(x) in S] and P[A(x') in S] for every event S, exactly: the probabilities times their common
@@ -358,24 +389,26 @@ def _epsilon_points():
                 if sb * bottom > top * sa:
                     top, bottom = sb, sa
             best_event = Fraction(top, bottom)
-        yield {EXP_EPS_EVENTS: _rat(best_event), MAX_PI: _rat(best_point)}
+        yield {EXP_EPS_EVENTS: _rat(best_event), MAX_PI: _rat(best_point), P_MIN: _rat(smallest)}
 
 
 claim(id="kr.epsilon_pointwise",
-      limitation=("The left side is a maximum over every event S of S_n, a set of subsets the engine cannot represent"
-                  " for symbolic n and L, so the reduction to outcomes is checked for L = 1, n <= 4 and L = 2, n <= "
-                  "2."),
       title="Section 3: max over x ~ x' and events S of P[A(x') in S]/P[A(x) in S] = max over x ~ x' and s in S_n of "
-            "pi(s; x, x'), checked for L = 1, n <= 4 and L = 2, n <= 2",
-      source=S3, kind="identity", lhs=EXP_EPS_EVENTS, rhs=MAX_PI,
+            "pi(s; x, x'), when every P[A(x) = s], s in S_n, is positive",
+      source=S3, kind="identity", lhs=EXP_EPS_EVENTS, rhs=MAX_PI, conditions=(sp.Gt(P_MIN, 0),),
+      proof=lambda c: conclude_instance(c, "largest_ratio_over_events", {LR_EVENTS: EXP_EPS_EVENTS,
+                                                                        LR_POINTS: MAX_PI, LR_MIN: P_MIN}),
       enumeration=lambda c: exhaust(c, _epsilon_points(), scope=(
           "(n, L) in {(1..4, 1), (1..2, 2)}, q in {1/5, 1/3}; every ordered pair of collections differing in one "
           "row and every nonempty event S of S_n, exact rationals")),
       note="x ~ x': collections differing in one row; S: every nonempty event of S_n. By Proposition 1.1 the left "
            "side is e^eps for the smallest eps of (1.1), so that eps is the largest log pi(s; x, x'). The printed "
            "maximum runs over s in S and x, x' in D^n; pi is defined for collections differing in one row and s in "
-           "S_n (outside S_n both probabilities are 0), which is how it is read here. The two maxima agree by the "
-           "ratio-of-sums bound (Lemma 4.1, kr.lemma_4_1), taking S = {s}.")
+           "S_n (outside S_n both probabilities are 0), which is how it is read here. The pairs (P[A(x) = .], "
+           "P[A(x') = .]) over x ~ x' are finitely many laws on S_n, and the two maxima agree by the cited ratio-of-"
+           "sums bound (Lemma 4.1, kr.lemma_4_1) with the singletons S = {s}. The condition is kr.support_positive "
+           "(proved for every n, L and 0 < q < 1/2). The enumeration for L = 1, n <= 4 and L = 2, n <= 2 is an "
+           "independent check.")
 
 # ======================================================================================================
 # Section 3.1: L = 1, the count A_n(m)
@@ -439,16 +472,21 @@ def _count_law_points():
 
 
 claim(id="kr.count_law_enumerated",
-      limitation=("The left side is the law of A(x) obtained from every synthetic collection in {0, 1}^n, which the "
-                  "engine cannot represent for symbolic n, so it is compared with the convolution formula for n <= 5."),
       title="L = 1: P[A(x) = (s, n - s)] = sum_j C(m, j) p^j q^(m-j) C(n-m, s-j) q^(s-j) p^(n-m-s+j) for x in D^n_m, "
-            "checked for n <= 5, q in {1/5, 1/3}",
+            "p + q = 1, every n, m <= n and s <= n",
       source=S31, kind="identity", lhs=P_COUNT, rhs=_convolution_pmf(n, m, s),
-      conditions=(sp.Le(m, n), sp.Le(s, n)),
+      conditions=(sp.Le(m, n), sp.Le(s, n), sp.Eq(p + q, 1)),
+      proof=lambda c: conclude_instance(c, "binomial_sum_all_terms", {
+          BC_P: P_COUNT, BC_M: m, BC_K: n - m, BC_S: s, BC_A: p, BC_A1: q, BC_B: q, BC_B1: p}),
       enumeration=lambda c: exhaust(c, _count_law_points(), scope=(
           "n <= 5, q in {1/5, 1/3}, every x in {0,1}^n and every s = 0..n; the left side from every synthetic "
           "collection y in {0,1}^n, exact rationals")),
-      note="The enumeration is of the collections themselves (kr.count_law is the symbolic statement).")
+      note="A_n(m), the first count of A(x), is the number B_1 of reported 1s among the m records equal to 1, each "
+           "reported 1 with probability p, plus the number B_0 among the n - m equal to 0, each reported 1 with "
+           "probability q, all randomized independently (Section 2.2 (a)): B_1 ~ Bin(m, p) and B_0 ~ Bin(n - m, q) "
+           "are independent, and the law of their sum is the cited convolution (binomial_convolution). The "
+           "enumeration of every synthetic collection (n <= 5) is an independent check; kr.count_law is the same law "
+           "as generating functions.")
 
 x1, x1p = sp.symbols("x_1 x_1'", integer=True, nonnegative=True)
 _x = sp.IndexedBase("x", integer=True, nonnegative=True)
@@ -771,61 +809,39 @@ claim(id="kr.cdf_sandwich_left",
            "kr.cdf_sandwich_lower.")
 
 # -- 3.1.3: quantiles ------------------------------------------------------------------------------------------
-TAU_STEP = sp.Symbol(r"\Delta\tau_n(m)", integer=True)      # tau_n(m) - tau_n(m-1)
 ALPHA = sp.Symbol("alpha", positive=True)                  # the level of the quantile, 0 < alpha <= 1
-_Q_QUANT = (Fraction(1, 10), Fraction(1, 4), Fraction(2, 5), Fraction(49, 100))
-N_QUANT = 10
+TAU_M = sp.Symbol(r"\tau_n(m)", integer=True)          # the alpha-quantile of F_{n,m}
+TAU_M1 = sp.Symbol(r"\tau_n(m-1)", integer=True)       # the alpha-quantile of F_{n,m-1}
+SUP_LOWER = sp.Symbol(r"\sup_x [F_{n,m}(x) - F_{n,m-1}(x)]", real=True)
+SUP_UPPER = sp.Symbol(r"\sup_x [F_{n,m-1}(x) - F_{n,m}(x+1)]", real=True)
+_D_TAU = sp.Symbol("D", integer=True)
 
 
-def _exact_cdf(nn, mm, qq):
-    """F_{n,m}(k), k = 0..n: the convolution of Bin(m, 1 - q) and Bin(n - m, q), exact."""
-    pp = 1 - qq
-    ones = [comb(mm, j) * pp**j * qq**(mm - j) for j in range(mm + 1)]
-    zeros = [comb(nn - mm, j) * qq**j * pp**(nn - mm - j) for j in range(nn - mm + 1)]
-    pmf = [Fraction(0)] * (nn + 1)
-    for i, a in enumerate(ones):
-        for j, b in enumerate(zeros):
-            pmf[i + j] += a * b
-    return list(itertools.accumulate(pmf))
-
-
-def _quantile(cdf, alpha):
-    """inf{y : F(y) >= alpha} for a cdf of a count on 0..n (alpha in (0, 1])."""
-    return next(k for k, v in enumerate(cdf) if v >= alpha)
-
-
-def _quantile_points():
-    """alpha at every value of either cdf: tau is constant on each (c_i, c_(i+1)] of their union, so this covers
-    every alpha in (0, 1] exactly."""
-    for nn in range(1, N_QUANT + 1):
-        for qq in _Q_QUANT:
-            cdfs = [_exact_cdf(nn, mm, qq) for mm in range(nn + 1)]
-            for mm in range(1, nn + 1):
-                for alpha in sorted(set(cdfs[mm]) | set(cdfs[mm - 1])):
-                    yield {TAU_STEP: _quantile(cdfs[mm], alpha) - _quantile(cdfs[mm - 1], alpha),
-                           ALPHA: sp.Rational(alpha), q: sp.Rational(qq)}
+def _quantile_fact(tau_f, tau_g, shift, gap):
+    """tau_F(alpha) >= tau_G(alpha) - c from F(y) <= G(y + c) for every y (cited)."""
+    return Law(tau_f, "quantile_order", {QO_TF: tau_f, QO_TG: tau_g, QO_C: shift, QO_GAP: gap, QO_ALPHA: ALPHA},
+               as_condition=True)
 
 
 claim(id="kr.quantile_step",
-      limitation=("tau_n(m) is a quantile of a law computed by enumeration for each n, a generalized inverse the "
-                  "engine cannot represent for symbolic n, so the step is checked for every alpha in (0, 1] and n <= "
-                  "10."),
-      title="3.1.3, 0 < alpha <= 1, 0 < q < 1/2: tau_n(m) - tau_n(m-1) in {0, 1} for m = 1..n, checked for n <= 10 "
-            "and q in {1/10, 1/4, 2/5, 49/100}",
-      source=S313, kind="identity", lhs=TAU_STEP * (TAU_STEP - 1), rhs=0,
-      conditions=(sp.Le(ALPHA, 1), sp.Lt(q, sp.Rational(1, 2))),
-      enumeration=lambda c: exhaust(c, _quantile_points(), scope=(
-          f"n <= {N_QUANT}, every m = 1..n, q in {{1/10, 1/4, 2/5, 49/100}}, every alpha in (0, 1] (tau is constant "
-          "between consecutive values of the two cdfs, each value enumerated); exact rationals")),
-      note="alpha in (0, 1] is a condition the text leaves to 'the alpha-th quantile': for alpha <= 0 every y has "
-           "F_{n,m}(y) >= alpha and tau_n(m) = -oo, for alpha > 1 none has and tau_n(m) = +oo, so tau_n(m) is not the "
-           "integer the text says it is. 0 < q < 1/2 is the paper's own (Section 2.1, 'lie probability 0 < q < "
-           "1/2'), stated here because the step needs p >= q: at q = 3/4, n = 3, alpha = 1/2 the quantiles "
-           "tau_3(0..3) are 2, 2, 1, 1, a step of -1. Every enumerated q lies inside. The printed proof is correct and rests on kr.cdf_sandwich_lower (alpha <= F_{n,m}(tau_n(m)) <= "
-           "F_{n,m-1}(tau_n(m)), so tau_n(m) >= tau_n(m-1)) and kr.cdf_sandwich_upper (F_{n,m}(tau_n(m-1) + 1) >= "
-           "F_{n,m-1}(tau_n(m-1)) >= alpha, so tau_n(m) <= tau_n(m-1) + 1), both proved for every n; the step from "
-           "these to the integer statement uses that a cdf is nondecreasing, which is not a mechanical step here, so "
-           "the label is that of the exact check.")
+      title="3.1.3, 0 < alpha <= 1: tau_n(m) - tau_n(m-1) in {0, 1}, i.e. (tau_n(m) - tau_n(m-1))(tau_n(m) - tau_n(m-1) "
+            "- 1) = 0, where F_{n,m}(x) <= F_{n,m-1}(x) <= F_{n,m}(x+1) for every x (kr.cdf_sandwich_lower, "
+            "kr.cdf_sandwich_upper)",
+      source=S313, kind="identity", lhs=(TAU_M - TAU_M1) * (TAU_M - TAU_M1 - 1), rhs=0,
+      conditions=(sp.Le(ALPHA, 1), sp.Lt(q, sp.Rational(1, 2)), sp.Le(SUP_LOWER, 0), sp.Le(SUP_UPPER, 0)),
+      proof=lambda c: conclude_laws(c, [_quantile_fact(TAU_M, TAU_M1, 0, SUP_LOWER),
+                                        _quantile_fact(TAU_M1, TAU_M, 1, SUP_UPPER)],
+                                    Parametrization({TAU_M: TAU_M1 + _D_TAU}, {_D_TAU: TAU_M - TAU_M1})),
+      note="tau_n(m) = inf{y : F_{n,m}(y) >= alpha}. The printed proof, as cited facts on quantiles (quantile_order): "
+           "F_{n,m} <= F_{n,m-1} gives tau_n(m) >= tau_n(m-1), and F_{n,m-1}(x) <= F_{n,m}(x + 1) gives tau_n(m-1) "
+           ">= tau_n(m) - 1, so the step is an integer in [0, 1]. The last two conditions hold for every n and m = "
+           "1..n when 0 < q < 1/2: they are kr.cdf_sandwich_lower and kr.cdf_sandwich_upper (with the cdf "
+           "recursions, proved for every n), so they exclude nothing. alpha in (0, 1] is a condition the text leaves "
+           "to 'the alpha-th quantile': for alpha <= 0 every y has F_{n,m}(y) >= alpha and tau_n(m) = -oo, for alpha "
+           "> 1 none has and tau_n(m) = +oo, so tau_n(m) is not the integer the text says it is. 0 < q < 1/2 is the "
+           "paper's own (Section 2.1, 'lie probability 0 < q < 1/2'), which the sandwiches need (p >= q): at q = "
+           "3/4, n = 3, alpha = 1/2 the quantiles tau_3(0..3) are 2, 2, 1, 1, a step of -1. Checked exactly in the "
+           "tests for n <= 9 and every alpha at a cdf value.")
 
 reading("kr.reading.epsilon_neighbours", S3,
         printed="epsilon = max over s in S and x, x' in D^n of log pi(s; x, x')",

@@ -18,7 +18,9 @@ from __future__ import annotations
 import sympy as sp
 
 from ..engine.core import Source, all_of, cite, citation, claim, finding, reading
-from ..engine.proofs import Parametrization, conclude, conclude_cases, conclude_shift, conclude_termwise, exhaust
+from ..engine.pd_integrals import case_integrals
+from ..engine.proofs import Parametrization, conclude, conclude_cases, conclude_shift, conclude_split, conclude_termwise
+from ..engine.proofs import exhaust
 from ..engine.proofs import term_symbol
 from .common import DOC, eps, laplace_density
 
@@ -86,25 +88,46 @@ def _laplace_cdf(x, scale):
 _L2, _L4 = laplace_density(t, 2 / eps), laplace_density(nu, 4 / eps)
 _SET_FORM = sp.Integral(_L4 * (_laplace_cdf(y + nu, 2 / eps) - _laplace_cdf(g, 2 / eps)), (nu, g - y, sp.oo))
 _THRESHOLD_FORM = sp.Integral(laplace_density(t, 2 / eps) * (1 - _laplace_cdf(t - y, 4 / eps)), (t, g, sp.oo))
-_LAW_POINTS = [{eps: e, g: a, y: b} for e in (sp.Integer(1), sp.Rational(1, 2))
-               for a, b in ((0, 0), (-1, sp.Rational(1, 2)), (sp.Rational(3, 2), -1))]
+# the six orders of g_k, y_k and 0, each covered by a change of variables (u, w >= 0 or > 0)
+_u0, _w0 = sp.Symbol("u", nonnegative=True), sp.Symbol("w", nonnegative=True)
+_up, _wp = sp.Symbol("u", positive=True), sp.Symbol("w", positive=True)
+_ORDERS = {
+    "0 <= g <= y": Parametrization({g: _u0, y: _u0 + _w0}, {_u0: g, _w0: y - g}),
+    "0 <= y < g": Parametrization({y: _u0, g: _u0 + _wp}, {_u0: y, _wp: g - y}),
+    "y < 0 <= g": Parametrization({y: -_wp, g: _u0}, {_wp: -y, _u0: g}),
+    "g < 0 <= y": Parametrization({g: -_wp, y: _u0}, {_wp: -g, _u0: y}),
+    "g <= y < 0": Parametrization({y: -_wp, g: -_wp - _u0}, {_wp: -y, _u0: y - g}),
+    "y < g < 0": Parametrization({g: -_wp, y: -_wp - _up}, {_wp: -g, _up: g - y}),
+}
+
+
+def _order(key):
+    return lambda case: case_integrals(case, _ORDERS[key])
+
+
+def _output_law_proof(c):
+    """Split on the signs of g_k, y_k - g_k and y_k (six orders of g_k, y_k, 0); in each, both integrals are
+    evaluated piece by piece, their ranges cut where nu + y_k, nu, t - y_k and t change sign."""
+    return conclude_split(
+        c, g,
+        lambda cs: cs.split(y - g, _order("0 <= g <= y"),
+                            lambda c2: c2.split(y, _order("0 <= y < g"), _order("y < 0 <= g"))),
+        lambda cs: cs.split(y, _order("g < 0 <= y"),
+                            lambda c2: c2.split(y - g, _order("g <= y < 0"), _order("y < g < 0"))))
+
 
 claim(id="pd.at.output_law",
-      limitation=("Both sides are integrals of Laplace densities whose pieces depend on the order of g_k, y_k and 0; "
-                  "SymPy integrates them in closed form only once that order is fixed, and a proof over the six "
-                  "orders (twelve integrals of about a second of CPU each) exceeds the CPU budget of the "
-                  "verification, so both are evaluated exactly at six points."),
       title="Théorème 2.1.0.1, proof, first display (threshold at 0): int_{g_k - y_k}^oo l_4(nu) P(T^ in ]g_k, y_k + nu]) "
-            "dnu = int_{g_k}^oo l_2(t) P(nu_k > t - y_k) dt, at six (eps, g_k, y_k)",
-      source=S_THM, kind="identity", lhs=_SET_FORM, rhs=_THRESHOLD_FORM,
-      enumeration=lambda c: exhaust(c, _LAW_POINTS, scope="eps in {1, 1/2}, (g_k, y_k) in {(0, 0), (-1, 1/2), "
-                                                          "(3/2, -1)}: both integrals evaluated exactly"),
+            "dnu = int_{g_k}^oo l_2(t) P(nu_k > t - y_k) dt for every eps > 0 and real g_k, y_k",
+      source=S_THM, kind="identity", lhs=_SET_FORM, rhs=_THRESHOLD_FORM, proof=_output_law_proof,
       note="With the earlier noises fixed both sides are P(A = k): the left one is the printed int_R l_4(nu) "
            "P(T^ in ]g_k, y_k + nu]) dnu, whose integrand is 0 for y_k + nu <= g_k; the right one integrates nu out "
            "first (Fubini). Reading pd.reading.interval_integral: the printed int_{g_k}^{y_k + nu} is the integral over the interval "
            "]g_k, y_k + nu], empty when y_k + nu <= g_k (as an oriented integral it would be negative there and the "
            "display false). The right-hand side is the form numeric.above_threshold_pmf integrates, with the "
-           "factors P(nu_i <= t - y_i) of the earlier queries restored when the nu_i are integrated out.")
+           "factors P(nu_i <= t - y_i) of the earlier queries restored when the nu_i are integrated out. "
+           "Proved by evaluating both integrals in closed form in each of the six orders of g_k, y_k and 0, their "
+           "ranges cut where nu + y_k, nu, t - y_k and t change sign.")
 
 # == the two changes of variables ==========================================================================
 l2 = sp.Function("l_2")

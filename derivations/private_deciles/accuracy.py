@@ -20,6 +20,7 @@ from __future__ import annotations
 import sympy as sp
 
 from ..engine.core import Claim, Proof, Source, all_of, claim, erratum, finding, reading, zero
+from ..engine.pd_integrals import conclude_sums_nonnegative
 from ..engine.proofs import conclude_evaluation, exhaust
 from ..engine.sums import conclude_sums
 from .common import DOC
@@ -126,51 +127,59 @@ p1, p2 = sp.Symbol("p_1", positive=True), sp.Symbol("p_2", positive=True)
 a_, b_ = sp.Symbol("a", integer=True, nonnegative=True), sp.Symbol("b", integer=True, nonnegative=True)
 
 
+def both_below(nn, alpha, q1, q2):
+    """P(N_1 < alpha and N_2 < alpha), (N_1, N_2, rest) multinomial(n; q1, q2, 1 - q1 - q2) (disjoint intervals): the
+    double sum of the trinomial probabilities C(n, a + b) C(a + b, a) q1^a q2^b (1 - q1 - q2)^(n - a - b), whose
+    coefficient is n!/(a! b! (n - a - b)!) for a + b <= n and 0 beyond."""
+    return sp.Sum(sp.Sum(sp.binomial(nn, a_ + b_) * sp.binomial(a_ + b_, a_) * q1**a_ * q2**b_
+                         * (1 - q1 - q2)**(nn - a_ - b_), (b_, 0, alpha - 1)), (a_, 0, alpha - 1))
+
+
 def both_at_least(nn, alpha, q1, q2):
-    """P(N_1 >= alpha and N_2 >= alpha), (N_1, N_2, rest) multinomial(n; q1, q2, 1 - q1 - q2) (disjoint intervals),
-    by inclusion-exclusion: 1 - P(N_1 < alpha) - P(N_2 < alpha) + P(N_1 < alpha, N_2 < alpha)."""
-    both_below = sp.Sum(sp.Sum(sp.binomial(nn, a_) * sp.binomial(nn - a_, b_) * q1**a_ * q2**b_
-                               * (1 - q1 - q2)**(nn - a_ - b_), (b_, 0, alpha - 1)), (a_, 0, alpha - 1))
-    return 1 - bcdf(alpha - 1, nn, q1) - bcdf(alpha - 1, nn, q2) + both_below
+    """P(N_1 >= alpha and N_2 >= alpha) by inclusion-exclusion: 1 - P(N_1 < alpha) - P(N_2 < alpha) +
+    P(N_1 < alpha, N_2 < alpha)."""
+    return 1 - bcdf(alpha - 1, nn, q1) - bcdf(alpha - 1, nn, q2) + both_below(nn, alpha, q1, q2)
 
 
 nn_ = sp.Symbol("n", integer=True, positive=True)
-_COUNT_GRID = [{nn_: nv, al: av, p1: q, p2: q} for nv in (1, 4, 10, 20) for av in (0, 1, 2, 3)
-               for q in (sp.Rational(1, 40), sp.Rational(1, 20))]
-_COUNT_GRID2 = [{nn_: nv, al: av, p1: q1, p2: q2} for nv in (1, 4, 10, 20) for av in (0, 1, 2, 3)
-                for q1, q2 in ((sp.Rational(1, 40), sp.Rational(1, 20)), (sp.Rational(1, 5), sp.Rational(1, 10)),
-                               (sp.Rational(3, 10), sp.Rational(1, 7)))]
+def _end_term(alpha, nn, q):
+    """B(alpha; n, q) - B(alpha - 1; n, q) = C(n, alpha) q^alpha (1 - q)^(n - alpha), the term the printed sum has
+    beyond P(N < alpha)."""
+    return sp.binomial(nn, alpha) * q**alpha * (1 - q)**(nn - alpha)
+
 
 claim(id="pd.unif.interval_counts",
-      limitation=("The left side is a multinomial probability with symbolic n and alpha (a double sum over the counts"
-                  " of three cells) that the engine neither sums in closed form nor compares term by term with the "
-                  "union bound, so it is evaluated exactly for n <= 20."),
       title="Lemme 2.2.3.2: P(N_1 >= alpha and N_2 >= alpha) >= 1 - 2 sum_{k=0}^{alpha} C(n,k) p^k (1 - p)^{n-k}, "
-            "counts in two disjoint intervals of probability p <= 1/2",
+            "counts in two disjoint intervals of probability p < 1/2, every n >= 1 and alpha >= 0 (the left side "
+            "written by inclusion-exclusion and the trinomial law of (N_1, N_2))",
       source=S_U2, kind="inequality", lhs=both_at_least(nn_, al, p1, p1),
-      rhs=1 - 2 * bcdf(al, nn_, p1), relation=">=", conditions=(sp.Le(p1, sp.Rational(1, 2)),),
-      enumeration=lambda c: exhaust(c, [{nn_: pt[nn_], al: pt[al], p1: pt[p1]} for pt in _COUNT_GRID],
-                                    scope="n in {1, 4, 10, 20}, alpha in {0..3}, gamma/2 in {1/40, 1/20}: the "
-                                          "multinomial probability evaluated exactly"),
-      note="In the lemma p = gamma/2, the length of each interval, for uniform values. "
-           "P(N < alpha) = B(alpha - 1; n, p) <= B(alpha; n, p): the printed sum up to alpha is one term larger than "
-           "needed, so the bound holds with room. The intervals [0.1i - gamma, 0.1i - gamma/2] and "
-           "[0.1i + gamma/2, 0.1i + gamma] lie in [0, 1] for gamma <= 0.1.")
+      rhs=1 - 2 * bcdf(al, nn_, p1), relation=">=", conditions=(sp.Lt(p1, sp.Rational(1, 2)),),
+      proof=lambda c: conclude_sums_nonnegative(c, [both_below(nn_, al, p1, p1)],
+                                                2 * _end_term(al, nn_, p1) + sp.Symbol("w_1", nonnegative=True)),
+      note="In the lemma p = gamma/2, the length of each interval, for uniform values; gamma <= 0.1 gives p <= 1/20, "
+           "inside p < 1/2 (at p = 1/2 a term (1 - 2p)^(n - a - b) with a + b > n would be 0^(negative) times a zero "
+           "coefficient). The left side is the inclusion-exclusion form of the probability, with the trinomial law "
+           "of (N_1, N_2, n - N_1 - N_2). lhs - rhs = 2 C(n, alpha) p^alpha (1 - p)^(n - alpha) + P(N_1 < alpha, "
+           "N_2 < alpha) >= 0: the printed sum up to alpha is one term larger than P(N < alpha) = B(alpha - 1; n, p), "
+           "so the bound holds with room, and the union bound drops P(N_1 < alpha, N_2 < alpha). "
+           "The intervals [0.1i - gamma, 0.1i - gamma/2] and [0.1i + gamma/2, 0.1i + gamma] lie in [0, 1] for "
+           "gamma <= 0.1.")
 
 claim(id="pd.normal.interval_counts",
-      limitation=("The left side is a multinomial probability with symbolic n and alpha (a double sum over the counts"
-                  " of three cells) that the engine neither sums in closed form nor compares term by term with the "
-                  "union bound, so it is evaluated exactly for n <= 20."),
       title="Lemme 2.2.4.3 (limits of A.2): P(N_1 >= alpha and N_2 >= alpha) >= 1 - B(alpha; n, p_1) - "
-            "B(alpha; n, p_2), counts in disjoint intervals of probabilities p_1, p_2",
+            "B(alpha; n, p_2), counts in disjoint intervals of probabilities p_1, p_2 with p_1 + p_2 < 1, every n >= 1 "
+            "and alpha >= 0 (the left side written by inclusion-exclusion and the trinomial law of (N_1, N_2))",
       source=S_N2, kind="inequality", lhs=both_at_least(nn_, al, p1, p2),
-      rhs=1 - bcdf(al, nn_, p1) - bcdf(al, nn_, p2), relation=">=", conditions=(sp.Le(p1 + p2, 1),),
-      enumeration=lambda c: exhaust(c, _COUNT_GRID2,
-                                    scope="n in {1, 4, 10, 20}, alpha in {0..3}, (p_1, p_2) in {(1/40, 1/20), "
-                                          "(1/5, 1/10), (3/10, 1/7)}: evaluated exactly"),
+      rhs=1 - bcdf(al, nn_, p1) - bcdf(al, nn_, p2), relation=">=", conditions=(sp.Lt(p1 + p2, 1),),
+      proof=lambda c: conclude_sums_nonnegative(c, [both_below(nn_, al, p1, p2)],
+                                                _end_term(al, nn_, p1) + _end_term(al, nn_, p2)
+                                                + sp.Symbol("w_1", nonnegative=True)),
       note="N_1, N_2 the counts of n values in the intervals [d - gamma, d - gamma/2] and [d + gamma/2, d + gamma], of "
            "probabilities p_1, p_2; B(c; n, p) = sum_{k=0}^{c} C(n,k) p^k (1 - p)^{n-k}. Distribution-free: only the "
-           "two interval probabilities enter. Reading pd.reading.normal_interval_limits.")
+           "two interval probabilities enter. For N(0, 1) and gamma > 0 the two intervals leave out the rest of the "
+           "line, so p_1 + p_2 < 1. lhs - rhs = C(n, alpha) p_1^alpha (1 - p_1)^(n - alpha) + C(n, alpha) p_2^alpha "
+           "(1 - p_2)^(n - alpha) + P(N_1 < alpha, N_2 < alpha) >= 0, as in pd.unif.interval_counts. Reading "
+           "pd.reading.normal_interval_limits.")
 
 # == Théorème 2.2.3.1: the printed bound is never positive ===================================================
 beta = sp.Symbol("beta", positive=True)

@@ -3,10 +3,11 @@ Théorème 3.1.0.1 (eps-DP), and the sample-monotone functions of Definition 3.2
 
 Source: ``private-deciles`` (``001_1dd3d7af6edcb71d.txt``; Canesse, 2022), Section 3.
 
-For a quantile on a finite grid the length len(x, t) (Definition 3.1.0.1) is checked by brute force
-over every database of a small universe: the number of entries to change so that the quantile
-becomes t.  The privacy proof needs |len^rho(x, t) - len^rho(x', t)| <= 1 for neighbours; with it,
-the density ratio is at most e^{eps/2} in the numerator and e^{eps/2} in the normaliser.
+The length len(x, t) (Definition 3.1.0.1) is the least number of entries of x to change so that the
+quantile becomes t.  For every f, |len^rho(x, t) - len^rho(x', t)| <= 1 for neighbours (the triangle
+inequality of the distance); with it, the density ratio is at most e^{eps/2} in the numerator and e^{eps/2}
+in the normaliser.  The brute-force lengths below (every database of a small universe) are the tests'
+independent reference.
 """
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ import itertools
 
 import sympy as sp
 
-from ..engine.core import Source, all_of, cite, claim, finding, reading
-from ..engine.proofs import Parametrization, conclude, exhaust
+from ..engine.core import Source, all_of, argue, citation, cite, claim, finding, reading
+from ..engine.proofs import Parametrization, conclude
 from .common import DOC, eps
 
 S_DEF = Source(DOC, "Section 3.1, Définitions 3.1.0.1-3.1.0.4")
@@ -46,44 +47,36 @@ def _smooth_length(x, target, rho):
 
 
 Lx, Lxp = sp.Symbol("L", integer=True, nonnegative=True), sp.Symbol("L'", integer=True, nonnegative=True)
-_SIZES = (1, 2, 3)
+Dz = sp.Symbol("D", integer=True, nonnegative=True)           # d(x, z) for the z that attains len^rho(x', t)
+Dn = sp.Symbol("delta", integer=True, nonnegative=True)       # d(x, x')
+_s1, _s2, _s3 = (sp.Symbol(f"s_{k}", nonnegative=True) for k in (1, 2, 3))
 
-
-def _neighbour_points(rho):
-    for size in _SIZES:
-        for x in itertools.product(_UNIVERSE, repeat=size):
-            for pos in range(size):
-                for v in _UNIVERSE:
-                    xp = x[:pos] + (v,) + x[pos + 1:]
-                    for t in _UNIVERSE:
-                        yield {Lx: _smooth_length(x, t, rho), Lxp: _smooth_length(xp, t, rho)}
-
-
-def _lipschitz_points():
-    seen = set()
-    for rho in (0, 1):
-        for pt in _neighbour_points(rho):
-            key = (pt[Lx], pt[Lxp])
-            if key not in seen:
-                seen.add(key)
-                yield pt
-
+citation("pd_length_definitions", "Length and smooth length (Définitions 3.1.0.1 and 3.1.0.3 of private-deciles)",
+         "len_f(x, t) = inf {d(x, z) : f(z) = t}, the least number of entries of x to change so that f takes the value "
+         "t; len_f^rho(x, t) = inf {len_f(x, s) : N(s, t) <= rho} = inf {d(x, z) : N(f(z), t) <= rho}.",
+         "A. Canesse, Rapport de stage, ENS Lyon (2022), Définitions 3.1.0.1 and 3.1.0.3 (after Asi and Duchi, "
+         "Near instance-optimality in differential privacy, 2020).")
 
 claim(id="pd.isens.length",
-      limitation=("len^rho(x, t) is a minimum over every database reachable by rho changes of entries, which the "
-                  "engine cannot represent for databases of symbolic size, so it is computed by brute force on the "
-                  "grid {0, 1, 2, 3} with up to 3 entries."),
-      title="Définitions 3.1.0.1 and 3.1.0.3, the median on the grid {0, 1, 2, 3}: (len^rho(x, t) - len^rho(x', t))^2 "
-            "<= 1 for neighbours x, x' of 1 to 3 entries, rho in {0, 1}",
-      source=S_DEF, kind="inequality", lhs=(Lx - Lxp)**2, rhs=1, relation="<=",
-      enumeration=lambda c: exhaust(c, _lipschitz_points(),
-                                    scope="every database of 1 to 3 entries in {0, 1, 2, 3}, every neighbour (one entry "
-                                          "replaced), every t in {0, 1, 2, 3}, rho in {0, 1}: lengths by brute force "
-                                          "over all databases"),
-      note="Squared to state |L - L'| <= 1 without an absolute value: the fact the proof of Théorème 3.1.0.1 uses, here "
-           "checked by brute force on the small universe of the label only. The median is X_(ceil(n/2)). In general the "
-           "triangle inequality of the Hamming distance gives it: a database at distance len(x', t) from x' with "
-           "quantile t is at distance at most len(x', t) + 1 from x.")
+      title="Définitions 3.1.0.1 and 3.1.0.3, for every f, rho, t and neighbours x, x': len^rho(x, t) <= "
+            "len^rho(x', t) + 1, from L <= D = d(x, z) <= d(x, x') + L' and d(x, x') <= 1",
+      source=S_DEF, kind="inequality", lhs=Lx, rhs=Lxp + 1, relation="<=",
+      conditions=(sp.Le(Lx, Dz), sp.Le(Dz, Dn + Lxp), sp.Le(Dn, 1)),
+      proof=lambda c: all_of(
+          cite("least_natural_attained", "len^rho(x', t) = d(x', z) for a database z with N(f(z), t) <= rho "
+                                         "(an infimum of natural numbers, attained)"),
+          cite("pd_length_definitions", "z is admissible for x as well, so L = len^rho(x, t) <= d(x, z) = D"),
+          cite("metric_triangle_inequality", "D = d(x, z) <= d(x, x') + d(x', z) = delta + L'"),
+          conclude(c, Parametrization({Lx: 1 - _s3 + Lxp - _s2 - _s1, Dz: 1 - _s3 + Lxp - _s2, Dn: 1 - _s3},
+                                      {_s1: Dz - Lx, _s2: Dn + Lxp - Dz, _s3: 1 - Dn}))),
+      note="L = len^rho(x, t), L' = len^rho(x', t), d the number of entries in which two databases differ, delta = "
+           "d(x, x') <= 1 for neighbours (Définition 1.2.0.1), D = d(x, z) for a database z of quantile within rho of t "
+           "with d(x', z) = L'. Exchanging x and x' gives len^rho(x', t) <= len^rho(x, t) + 1, so "
+           "|len^rho(x, t) - len^rho(x', t)| <= 1: the two bounds the proof of Théorème 3.1.0.1 uses "
+           "(len^rho(x, t) >= len^rho(x', t) - 1 in the numerator, len^rho(x, s) <= len^rho(x', s) + 1 in the "
+           "normaliser). Any f, any universe, any rho: nothing of the median is used. The lengths are finite when some "
+           "database has its quantile within rho of t (otherwise both are +oo). Brute force over every database of 1 to "
+           "3 entries in {0, 1, 2, 3} agrees (tests).")
 
 _u, _v, _w = (sp.Symbol(s, nonnegative=True) for s in ("u", "v", "w"))
 # ln Z(x), ln Z(x') real: the normalisers of Définition 3.1.0.4 are finite and positive, the hypothesis under which
@@ -116,28 +109,32 @@ claim(id="pd.isens.epsilon_dp",
            "third line has Z(x) where Z(x') is needed (pd.finding.isens_denominator).")
 
 
-def _monotone_points():
-    for size in _SIZES:
-        for x in itertools.product(_UNIVERSE, repeat=size):
-            f = _quantile(x)
-            for s_, t_ in itertools.product(_UNIVERSE, repeat=2):
-                if f <= s_ <= t_ or t_ <= s_ <= f:
-                    yield {Lx: _length(x, s_), Lxp: _length(x, t_)}
-
+Ls, Lt = sp.Symbol("L_s", integer=True, nonnegative=True), sp.Symbol("L_t", integer=True, nonnegative=True)
+Dc = sp.Symbol("D'", integer=True, nonnegative=True)          # d(x, z') for the clipped database z'
+_c1, _c2 = sp.Symbol("c_1", nonnegative=True), sp.Symbol("c_2", nonnegative=True)
 
 claim(id="pd.isens.sample_monotone",
-      limitation=("len_f(x, s) is a minimum over every database whose median is s, which the engine cannot represent "
-                  "for databases of symbolic size, so it is computed by brute force on the grid {0, 1, 2, 3} with up "
-                  "to 3 entries."),
-      title="Définition 3.2.0.1, the median on the grid {0, 1, 2, 3}: len_f(x, s) <= len_f(x, t) when f(x) <= s <= t or "
-            "t <= s <= f(x), x of 1 to 3 entries",
-      source=S_MONO, kind="inequality", lhs=Lx, rhs=Lxp, relation="<=",
-      enumeration=lambda c: exhaust(c, _monotone_points(),
-                                    scope="every database of 1 to 3 entries in {0, 1, 2, 3} and every s, t in "
-                                          "{0, 1, 2, 3}: lengths by brute force"),
-      note="That is, the median is sample-monotone on this small universe (checked there only). "
-           "Asi and Duchi (2020) state the definition for the analysis of the mechanism's near-optimality; the "
-           "report stops after the definition (Section 3.2 has no result).")
+      title="Définition 3.2.0.1 for f(x) = X_(m) (the median: m = ceil(n/2)), s a value entries may take: len_f(x, s) <= "
+            "len_f(x, t) when f(x) <= s <= t or t <= s <= f(x), from L_s <= D' = d(x, z') <= d(x, z) = L_t",
+      source=S_MONO, kind="inequality", lhs=Ls, rhs=Lt, relation="<=",
+      conditions=(sp.Le(Ls, Dc), sp.Le(Dc, Lt)),
+      limitation=("The construction of the clipped database z' (its m-th smallest value is s, and it differs from x "
+                  "no more than z does) is an argument by counting; the engine checks only the chain L_s <= D' <= L_t."),
+      proof=lambda c: all_of(
+          cite("least_natural_attained", "len_f(x, t) = d(x, z) for a database z with z_(m) = t"),
+          argue("z'_i = min(z_i, max(x_i, s)) (for t <= s <= f(x): max(z_i, min(x_i, s))) has z'_(m) = s: at least m "
+                "of the max(x_i, s) are <= s since x_(m) <= s, and z'_i < s only where z_i < s, at most m - 1 entries "
+                "since z_(m) = t >= s (counting order statistics: David and Nagaraja 2003, Sec. 2.1); the other case "
+                "symmetrically"),
+          cite("pd_length_definitions", "L_s = len_f(x, s) <= d(x, z') = D'; z'_i = x_i wherever z_i = x_i, so "
+                                        "D' <= d(x, z) = L_t"),
+          conclude(c, Parametrization({Ls: Lt - _c2 - _c1, Dc: Lt - _c2}, {_c1: Dc - Ls, _c2: Lt - Dc}))),
+      note="L_s = len_f(x, s), L_t = len_f(x, t); z attains len_f(x, t), and z' clips it towards x at s, entry by entry: "
+           "z' differs from x only where z does, and its m-th smallest value is s (counting, argued), so that the "
+           "median, and every order statistic X_(m), is sample-monotone on every universe of values that contains s "
+           "(a grid of outputs inside the universe of the data). Brute force over every database of 1 to 3 entries "
+           "in {0, 1, 2, 3} agrees (tests). Asi and Duchi (2020) state the definition for the analysis of the "
+           "mechanism's near-optimality; the report stops after the definition (Section 3.2 has no result).")
 
 reading("pd.reading.isens_len", S_DEF,
         printed="exp(-ln_f^rho(x, t) eps/2) / int_T exp(-ln_f^rho(x, s) eps/2) dmu(s), 'ln' set as the logarithm "

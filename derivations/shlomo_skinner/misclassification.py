@@ -17,9 +17,12 @@ from fractions import Fraction
 
 import sympy as sp
 
-from ..engine.core import Claim, Proof, Source, all_of, cite, claim, erratum, finding, reading
+from ..engine.core import (Claim, Proof, Source, all_of, citation, cite, claim, erratum, finding, mechanical, reading,
+                           zero)
 from ..engine.notation import defined, held
-from ..engine.proofs import Parametrization, conclude, conclude_evaluation, conclude_pieces, exhaust
+from ..engine.proofs import (Parametrization, cited_form, conclude, conclude_evaluation, conclude_instance, lemma,
+                             conclude_pieces, exhaust)
+from ..engine.ss_matrices import conclude_bounds, conclude_extended_pieces
 from .identification import DOC
 
 S4 = Source(DOC, "Section 4, misclassification and epsilon-differential privacy (equations (3), (4))")
@@ -111,7 +114,6 @@ claim(id="ss.record_ratio",
 
 # -- the epsilon of the released table ----------------------------------------------------------------------
 E_TABLE = sp.Symbol(r"\varepsilon(\tilde{\mathbf f})", extended_real=True)
-_GRID = tuple(Fraction(i, 4) for i in range(5))
 
 
 def table_laws(M, n):
@@ -119,38 +121,87 @@ def table_laws(M, n):
     return {f: table_law(M, f) for f in compositions(n, len(M[0]))}
 
 
-def law_epsilon(laws):
-    """The maximum in (1) over every ordered pair of neighbouring count vectors of ``laws`` and every outcome."""
-    best = -sp.oo
-    for f1, law1 in laws.items():
-        for f2 in neighbours(f1):
-            for o, p1 in law1.items():
-                p2 = laws[f2].get(o, 0)
-                best = max(best, sp.oo if not p2 else sp.log(sp.Rational(p1) / sp.Rational(p2)))
-    return best
+# the mechanism's definition, cited by the proofs of the released table's epsilon and delta
+citation("ss_independent_misclassification", "Independent misclassification (the definition of the mechanism)",
+         "Each record's released category is drawn independently of the others, x~_i = j~ with probability "
+         "M[j~, x_i]: Pr[x~_s | x_s] = prod_i M[x~_i, x_i]; the released table f~ counts the released categories, a "
+         "function of x~_s.",
+         "shlomo-skinner (002_89b9dd341c0215c2.txt), Section 4, equations (3) and (4).")
+_o1, _o2 = sp.symbols("n_1' n_2'", integer=True, nonnegative=True)   # the other records' categories
+_c_pos, _d_real = sp.Symbol("c", nonnegative=True), sp.Symbol("d", real=True)
 
 
-def _epsilon_points():
-    for av, bv in itertools.product(_GRID, repeat=2):
-        M = ((av, bv), (1 - av, 1 - bv))
-        for n in (1, 2, 3):
-            yield {a: sp.Rational(av), b: sp.Rational(bv), _n_rec: n, E_TABLE: law_epsilon(table_laws(M, n))}
+def _positive_part_scales() -> Proof:
+    """(c d)_+ = c (d)_+ for c >= 0, on d = u >= 0 and d = -v < 0 (computed): a common factor of two laws leaves
+    the positive part of their difference."""
+    u, v = sp.Symbol("u", nonnegative=True), sp.Symbol("v", positive=True)
+    diff = sp.Max(_c_pos * _d_real, 0) - _c_pos * sp.Max(_d_real, 0)
+    ok = diff.subs(_d_real, u) == 0 and diff.subs(_d_real, -v) == 0
+    return mechanical(ok, "(c d)_+ = c (d)_+ for c >= 0: both sides c d for d >= 0 and 0 for d < 0")
+
+
+def _record_level_epsilon() -> Proof:
+    """The upper bound of the epsilon of the released table: the records' epsilon, then post-processing."""
+    return all_of(
+        cite("ss_independent_misclassification", "databases x^(1)_s and x^(2)_s of n records differing in record r "
+             "give x~_s the laws prod_{i != r} M[x~_i, x_i] times M[x~_r, x^(1)_r] and times M[x~_r, x^(2)_r]"),
+        zero(_PR_REC1 / _PR_REC2 - _m1 / _m2, "where the other records' factors are positive the ratio of (1) is "
+             "M[x~_r, x^(1)_r] / M[x~_r, x^(2)_r] (ss.record_ratio); where one is 0 the outcome is impossible under "
+             "both"),
+        lemma("ss.finite_epsilon_positive_rows", "for a released category whose row is positive that ratio "
+                      "is at most max_j M[x~_r, j] / min_j M[x~_r, j]; a row with a zero and a positive entry has "
+                      "the value +oo on the right side, and a row of zeros is never released: the records' epsilon "
+                      "is at most the right side"),
+        cite("data_processing_hockey_stick", "f~ is a function of x~_s, a post-processing (delta = 0), and "
+             "neighbouring count vectors are the counts of databases differing in one record: the epsilon of (1) for "
+             "f~ is at most the records' epsilon, so at most the right side"))
+
+
+def _attained_row(row, n):
+    """ln of the ratio of (1) at f~ = n e_j~ (every record released in the category j~ of ``row``) between
+    f^(1) = n e_c and its neighbour f^(2) = (n - 1) e_c + e_d, c the column of the row's largest entry and d of its
+    smallest: by (4) Pr[f~ = n e_j~ | f] = prod_j M[j~, j]^{f_j}, the one labelled outcome with those counts, so
+    M[j~, c]^n against M[j~, c]^{n-1} M[j~, d]; -oo where f~ is impossible under f^(1) (a row of zeros), +oo where
+    it is impossible under f^(2) only."""
+    p1 = sp.Max(*row)**n
+    p2 = sp.Max(*row)**(n - 1) * sp.Min(*row)
+    return sp.Piecewise((-sp.oo, sp.Eq(p1, 0)), (sp.oo, sp.Eq(p2, 0)), (sp.log(p1) - sp.log(p2), True))
+
+
+_EPS_ATTAINED = sp.Max(*(_attained_row(row, _n_rec) for row in M2))
+_LINES_AB = [(a, [0, 1]), (b, [0, 1])]
+
+
+_EPSILON_UPPER = ("the records' epsilon is at most the right side (ss.finite_epsilon_positive_rows for a row "
+                  "without zeros, +oo for a row with a zero and a positive entry, a row of zeros never released), "
+                  "and the table, a function of the records, has no larger epsilon (data processing); the engine "
+                  "does not check that the records' epsilon is the right side's formula in a and b")
+
+
+def _epsilon_table_proof(c: Claim) -> Proof:
+    return all_of(
+        _record_level_epsilon(),
+        cite("ss_independent_misclassification", "lower bound, every n >= 1: the outcome f~ = n e_j~ has probability "
+             "M[j~, c]^n under f^(1) = n e_c and M[j~, c]^{n-1} M[j~, d] under its neighbour (n - 1) e_c + e_d (c, d "
+             "the columns of the row's largest and smallest entries); the largest of these log-ratios over the rows is"
+             " a value of the maximum in (1)"),
+        conclude_bounds(c, above=_EPSILON_UPPER,
+                        below=(_EPS_ATTAINED, lambda s: conclude_extended_pieces(s, _LINES_AB))))
 
 
 claim(id="ss.misclassification_epsilon",
-      limitation=("The epsilon of (1) for the released table is a maximum over every pair of neighbouring count "
-                  "vectors of n records and every outcome, a law the engine cannot represent for symbolic n, so it is"
-                  " computed exactly for n <= 3 on a grid of matrices."),
-      title="2 x 2 M: the epsilon of (1) for the released table f~ is max over rows j~ of ln max_j M[j~, j] - ln "
-            "min_j M[j~, j] (+oo for a row with a zero and a positive entry; zero rows ignored)",
-      source=S4, kind="identity", lhs=E_TABLE, rhs=EPSILON_M2, conditions=UNIT,
-      enumeration=lambda c: exhaust(c, _epsilon_points(), scope=(
-          "2 x 2 matrices M = [[a, b], [1 - a, 1 - b]], a, b in {0, 1/4, 1/2, 3/4, 1}, n in {1, 2, 3}; the "
-          "maximum of (1) over every ordered pair of neighbouring f and every outcome, exact")),
-      note="The paper's bound, attained. The paper shows <= through the record-level ratio; the table, a function "
-           "of the records, can only "
-           "have a smaller epsilon, and the outcome f~ = n e_j~ from f^(1) = (n-1) e_c + e_j1 and "
-           "f^(2) = (n-1) e_c + e_j2 attains the record-level ratio.")
+      title="2 x 2 M: the epsilon of (1) for the released table f~ of n >= 1 records is max over rows j~ of ln max_j "
+            "M[j~, j] - ln min_j M[j~, j] (+oo for a row with a zero and a positive entry; zero rows ignored)",
+      source=S4, kind="identity", lhs=E_TABLE, rhs=EPSILON_M2, conditions=UNIT, proof=_epsilon_table_proof,
+      note="The paper's bound, attained, for every n. <=: the records' epsilon is the right side (ss.record_ratio, "
+           "ss.finite_epsilon_positive_rows) and the table, a function of the records, can only have a smaller "
+           "epsilon (post-processing, cited). >=: the outcome f~ = n e_j~ has probability M[j~, c]^n under "
+           "f^(1) = n e_c and M[j~, c]^{n-1} M[j~, d] under f^(2) = (n - 1) e_c + e_d, by (4); with c and d the "
+           "columns of the largest and smallest entries of row j~ the log-ratio is the row's ln max - ln min "
+           "(+oo for a row with a zero and a positive entry), for symbolic n. The engine checks that the largest of "
+           "these equals the right side for every a, b in [0, 1], infinities included. The tests compare both "
+           "sides with the largest ratio over every labelled outcome for n in {1, 2, 4} on a grid of matrices.",
+      limitation="The upper bound (the table's epsilon at most the right side) rests on the records' epsilon, whose value the engine does not tie to the formula in a and b; the lower bound (attained) is checked for every n.")
 
 # -- "a finite epsilon exists iff all elements of M are positive" ---------------------------------------------
 # (1) holds with a finite epsilon iff no term of its maximum is +oo: no outcome j~ possible under one category
@@ -292,21 +343,6 @@ finding("ss.finding.structural_zeros", S4_METHODS,
 _m = sp.Symbol("m", nonnegative=True)                      # M[1, 1], so M[2, 1] = 1 - m
 _f1, _f2, _t, _u = sp.symbols("f_1 f_2 t u", integer=True, nonnegative=True)
 P_TABLE = sp.Symbol(r"\Pr[\tilde{\mathbf f} \mid \mathbf f]", nonnegative=True)
-_PMF_MATRICES = ((Fraction(1, 2), Fraction(1, 3)), (Fraction(1), Fraction(1, 4)), (Fraction(0), Fraction(2, 3)),
-                 (Fraction(3, 5), Fraction(3, 5)), (Fraction(1, 4), Fraction(1)))
-
-
-def _count_pmf_points():
-    """k = 2, f_1, f_2 <= 3, every f~_1 = t: Pr by enumerating every labelled outcome of the records."""
-    for av, bv in _PMF_MATRICES:
-        M = ((av, bv), (1 - av, 1 - bv))
-        for f1, f2 in itertools.product(range(4), repeat=2):
-            law = table_law(M, (f1, f2))
-            for t in range(f1 + f2 + 1):
-                yield {a: sp.Rational(av), b: sp.Rational(bv), _f1: f1, _f2: f2, _t: t,
-                       P_TABLE: sp.Rational(law.get((t, f1 + f2 - t), Fraction(0)))}
-
-
 # k = 2: a matrix a with column sums f and row sums f~ is fixed by u = a[1, 1] (records of category 1 kept)
 def _multinomial(n, *parts):
     """n! / prod parts!: the number of ways to split n labelled records into groups of these sizes."""
@@ -332,16 +368,43 @@ def _convolution_proof(c: Claim) -> Proof:
                   conclude(c))
 
 
+# the cited law of the sum of two independent binomial counts, over its own symbols
+citation("binomial_convolution_support", "Law of the sum of two independent binomial counts, summed over its support",
+         "The number of successes in m independent trials with success probability alpha in [0, 1] is Binomial(m, "
+         "alpha); if U ~ Binomial(m, alpha) and V ~ Binomial(l, beta) are independent, P(U + V = t) = sum_u P(U = u) "
+         "P(V = t - u) = sum_{u = max(0, t - l)}^{min(m, t)} C(m, u) alpha^u (1 - alpha)^{m - u} C(l, t - u) "
+         "beta^{t - u} (1 - beta)^{l - t + u} for 0 <= t <= m + l (the convolution of their laws, over the u with "
+         "both factors possibly positive; 0^0 = 1).",
+         "W. Feller, An Introduction to Probability Theory and Its Applications I, 3rd ed. (1968), VI.2 (the "
+         "binomial distribution) and XI.2 (convolutions of integral-valued variables).")
+_m_cv, _l_cv, _t_cv = sp.symbols("m_{cv} l_{cv} t_{cv}", integer=True, nonnegative=True)   # (summed over u)
+_al_cv, _be_cv = sp.symbols(r"\alpha_{cv} \beta_{cv}", nonnegative=True)
+_P_CV = sp.Symbol("P(U + V = t)")
+cited_form("binomial_convolution_support", _P_CV,
+           sp.Sum(_binomial_pmf(_m_cv, _al_cv, _u) * _binomial_pmf(_l_cv, _be_cv, _t_cv - _u),
+                  (_u, sp.Max(0, _t_cv - _l_cv), sp.Min(_t_cv, _m_cv))),
+           conditions=(sp.Le(_al_cv, 1), sp.Le(_be_cv, 1), sp.Le(_t_cv, _m_cv + _l_cv)))
+
+
+def _count_pmf_proof(c: Claim) -> Proof:
+    return all_of(
+        cite("ss_independent_misclassification", "f~_1 = U + V: U the number of the f_1 records of category 1 "
+             "released in 1 (each independently with probability M[1, 1] = a), V that of the f_2 records of category 2"
+             " (probability M[1, 2] = b), independent"),
+        conclude_instance(c, "binomial_convolution_support", {_P_CV: P_TABLE, _m_cv: _f1, _l_cv: _f2, _t_cv: _t,
+                                                      _al_cv: a, _be_cv: b}))
+
+
 claim(id="ss.released_count_pmf_enumerated",
-      limitation=("The left side is the law of the released count obtained by enumerating every labelled outcome of "
-                  "the f_1 + f_2 records, which the engine cannot represent for symbolic f_1 and f_2, so it is "
-                  "compared with the printed formula for f_1, f_2 <= 3."),
       title="k = 2, M = [[a, b], [1 - a, 1 - b]]: Pr[f~_1 = t | f] = sum_u f_1!/(u! (f_1 - u)!) a^u (1 - a)^{f_1 -"
             " u} f_2!/((t - u)! (f_2 - t + u)!) b^{t - u} (1 - b)^{f_2 - t + u}",
       source=S4_COUNTS, kind="identity", lhs=P_TABLE, rhs=_MULTINOMIAL_SUM, conditions=UNIT + (sp.Le(_t, _f1 + _f2),),
-      enumeration=lambda c: exhaust(c, _count_pmf_points(), scope=(
-          "k = 2, f_1, f_2 <= 3, every t <= f_1 + f_2, five matrices (a, b) in {(1/2, 1/3), (1, 1/4), "
-          "(0, 2/3), (3/5, 3/5), (1/4, 1)}; Pr by enumerating every labelled outcome, exact")))
+      proof=_count_pmf_proof,
+      note="Every f_1, f_2 and t. By (4) the released count f~_1 is the number of category-1 records kept in 1 plus "
+           "the number of category-2 records moved to 1, independent binomial counts; their convolution (cited) is "
+           "the sum above: the paper's sum with the multinomial factors it leaves out restored (erratum "
+           "ss.released_count_pmf; the engine checks the two sums equal). The tests compare it with the law "
+           "obtained by enumerating every labelled outcome for f_1, f_2 <= 3 and five matrices.")
 
 erratum(
     "ss.released_count_pmf",
@@ -621,35 +684,41 @@ erratum(
 
 # -- recoding, swapping, PRAM -----------------------------------------------------------------------------------
 _kr, _ar = sp.symbols("k a", integer=True, positive=True)
-E_RECODE = sp.Symbol(r"\varepsilon_{recode}", extended_real=True)
+_eps_rc = sp.Symbol(r"\varepsilon", real=True)
+
+
+def recoding_entry(j1, j2, merged):
+    """M[j1, j2] of the recoding matrix (1-based): 1 if j2 <= merged and j1 = 1 (the merged categories go to 1), or
+    j2 > merged and j1 = j2 - merged + 1 (the others shifted down), else 0."""
+    return sp.Piecewise((1, sp.Or(sp.And(sp.Le(j2, merged), sp.Eq(j1, 1)),
+                                  sp.And(sp.Gt(j2, merged), sp.Eq(j1, j2 - merged + 1)))), (0, True))
 
 
 def recoding_matrix(k, merged):
-    """M[j1, j2] = 1 if j2 <= merged and j1 = 1, or j2 > merged and j1 = j2 - merged + 1 (1-based), else 0."""
-    return tuple(tuple(Fraction(int((j2 <= merged and j1 == 1) or (j2 > merged and j1 == j2 - merged + 1)))
-                       for j2 in range(1, k + 1)) for j1 in range(1, k + 1))
+    """The k x k recoding matrix of :func:`recoding_entry` with Fraction entries."""
+    return tuple(tuple(Fraction(int(recoding_entry(j1, j2, merged))) for j2 in range(1, k + 1))
+                 for j1 in range(1, k + 1))
 
 
-def _recoding_points():
-    for k in range(2, 8):
-        for merged in range(1, k):
-            M = recoding_matrix(k, merged)
-            if any(sum(M[j1][j2] for j1 in range(k)) != 1 for j2 in range(k)):
-                raise AssertionError(f"the recoding matrix k={k}, a={merged} is not column-stochastic")
-            yield {_kr: k, _ar: merged, E_RECODE: law_epsilon(table_laws(M, 1))}
-
+# one record (n = 1): Pr[x~ = j~ | x = j] = M[j~, j] by (3); the entries at the witness pair, kept as printed
+with sp.evaluate(False):
+    _RC_KEEP = held(recoding_entry(1, 1, _ar))
+    _RC_MOVE = held(recoding_entry(1, _ar + 1, _ar))
+_PR_RC1 = defined(r"\Pr[\tilde{x} = 1 \mid x = 1]", _RC_KEEP)
+_PR_RC2 = defined(r"\Pr[\tilde{x} = 1 \mid x = a + 1]", _RC_MOVE)
 
 claim(id="ss.recoding_not_dp",
-      limitation=("The epsilon of (1) is computed from the law of one record under the recoding matrix, a k x k "
-                  "matrix the engine cannot build for symbolic k, so it is checked for every k <= 7 and a < k."),
-      title="Recoding (categories 1..a merged into 1, the others shifted), one record: the epsilon of (1) is "
-            "infinite when a < k",
-      source=S4_METHODS, kind="identity", lhs=E_RECODE, rhs=sp.oo, conditions=(sp.Lt(_ar, _kr),),
-      enumeration=lambda c: exhaust(c, _recoding_points(), scope="k <= 7, every a < k; one record, exact"),
-      note="So epsilon-DP is not guaranteed by recoding. Row 1 has ones in columns 1..a and zeros elsewhere. "
-           "For a = k (everything merged) the release is "
-           "constant and 0-DP, but the paper's recoding paragraph ('categories above a are not changed') "
-           "presupposes a < k.")
+      title="Recoding (categories 1..a merged into 1, the others shifted), one record, a < k: Pr[x~ = 1 | x = 1] = "
+            "M[1, 1] > e^eps M[1, a + 1] = e^eps Pr[x~ = 1 | x = a + 1] for every real eps",
+      source=S4_METHODS, kind="inequality", lhs=_PR_RC1, rhs=sp.exp(_eps_rc) * _PR_RC2, relation=">",
+      conditions=(sp.Lt(_ar, _kr),), proof=conclude,
+      note="So the epsilon of (1) is infinite and epsilon-DP is not guaranteed by recoding: for every k and a < k, "
+           "the released category 1 has probability M[1, 1] = 1 from x = 1 (merged) and M[1, a + 1] = 0 from "
+           "x = a + 1 (the first category above a, which exists as a < k, shifted to 2), so (1) fails at x~ = 1 for "
+           "every finite epsilon. Both entries are the recoding matrix's formula evaluated by the engine. For a = k "
+           "(everything merged) the release is constant and 0-DP, but the paper's recoding paragraph ('categories "
+           "above a are not changed') presupposes a < k. The tests also compute the epsilon of (1) from the law of "
+           "one record for every k <= 7 and a < k.")
 
 _s = sp.symbols("f_1:4", integer=True, positive=True)
 _nsw = sum(_s)
@@ -839,108 +908,188 @@ def _floor_points():
 
 _SCOPE_2x2 = "2 x 2 matrices with a, b in {0, 1/3, 2/3, 1}, n in {1, 2, 3}"
 
+# the other records: by (4) the sum over their released categories of the product of their factors is the product
+# of their columns' sums, n'_1 records of category 1 and n'_2 of category 2 (kept as printed: the engine sums them)
+with sp.evaluate(False):
+    _OTHER_RECORDS = held(a + (1 - a))**_o1 * held(b + (1 - b))**_o2
+
+
+def _other_records_factor() -> Proof:
+    return cite("ss_independent_misclassification", "neighbouring databases differ in one record r (category j1 "
+                "against j2); the laws of x~_s are the product of the other records' factors with M[x~_r, j1] and "
+                "with M[x~_r, j2], so a sum over x~_s of a function of x~_r alone is that sum over x~_r times the "
+                "product of the other records' column sums, (a + (1 - a))^{n'_1} (b + (1 - b))^{n'_2}")
+
+
+def _record_profile_proof(c: Claim) -> Proof:
+    return all_of(
+        _other_records_factor(),
+        cite("hockey_stick_event_form", "the delta of the records at (x^(1)_s, x^(2)_s) is sum over x~_s of "
+             "(P(x~_s) - e^eps Q(x~_s))_+, P and Q the two product laws"),
+        _positive_part_scales(),
+        cite("data_processing_hockey_stick", "f~ is a function of x~_s (post-processing): its delta at every pair "
+             "of neighbouring count vectors is at most the records' at databases with those counts"),
+        conclude_bounds(c, above=(PROFILE_M2 * _OTHER_RECORDS, conclude)))
+
+
 claim(id="ss.record_profile",
-      limitation=("The hockey-stick divergence of the released table of n records is taken over every pair of "
-                  "neighbouring count vectors, a law the engine cannot represent for symbolic n, so it is computed "
-                  "exactly for n <= 3 on a grid of matrices."),
       title="2 x 2 M: the (eps, delta) profile of the released table is at most delta_M(eps) = max_{j1 != j2} "
             "sum_j~ max(0, M[j~, j1] - e^eps M[j~, j2])",
       source=S4, kind="inequality", lhs=D_TABLE, rhs=PROFILE_M2, relation="<=",
-      conditions=UNIT + (sp.Ge(R_EPS, 1),),
+      conditions=UNIT + (sp.Ge(R_EPS, 1),), proof=_record_profile_proof,
       enumeration=lambda c: exhaust(c, _profile_points(), scope=_SCOPE_2x2 + ", e^epsilon in {1, 3/2, 3}; the "
                                     "hockey-stick divergence over every ordered pair of neighbouring f, exact"),
-      note="The released records differ in one factor of a product law, so their profile is exactly the record's; "
-           "the table is a function of the records. Equality holds at n = 1.")
+      note="Every n. The released records differ in one factor of a product law (4): as (c d)_+ = c (d)_+ for c >= 0, "
+           "their delta is sum_j~ (M[j~, j1] - e^eps M[j~, j2])_+ times the other records' column sums, which the "
+           "engine sums to 1 (symbolic numbers n'_1, n'_2 of them); the table is a function of the records "
+           "(post-processing, cited). Equality holds at n = 1. Also checked exactly for n <= 3 on a grid.")
+
+
+def _floor_attained(M, n):
+    """max over j1 != j2 of the mass of the table's law under f^(1) = (n - 1) e_j2 + e_j1 on the outcomes impossible
+    under f^(2) = n e_j2: by (4), the record of category j1 released in a row with M[j~, j2] = 0, the other n - 1
+    released in the support of column j2 (probability (sum_{j~: M[j~, j2] > 0} M[j~, j2])^{n-1})."""
+    k = len(M[0])
+    return sp.Max(*(sum((row[j1] * sp.Piecewise((1, sp.Eq(row[j2], 0)), (0, True)) for row in M), sp.S.Zero)
+                    * sum((row[j2] * sp.Piecewise((1, sp.Gt(row[j2], 0)), (0, True)) for row in M), sp.S.Zero)**(n - 1)
+                    for j1 in range(k) for j2 in range(k) if j1 != j2))
+
+
+def _structural_floor_proof(c: Claim) -> Proof:
+    return all_of(
+        _other_records_factor(),
+        cite("hockey_stick_event_form", "the mass of P on the outcomes where Q = 0 is the limit of sum (P - e^eps "
+             "Q)_+ as eps -> oo; for the records it is sum_{j~: M[j~, j2] = 0} M[j~, j1] times the other records' "
+             "column sums"),
+        cite("data_processing_hockey_stick", "at every eps, so in the limit: the table's floor at each pair of "
+             "neighbouring count vectors is at most the records'"),
+        cite("ss_independent_misclassification", "lower bound, every n >= 1: under f^(2) = n e_j2 every table whose "
+             "counts lie in the support of column j2 is possible and no other; under f^(1) = (n - 1) e_j2 + e_j1 a "
+             "table falls outside it exactly when the record of category j1 is released in a row with M[j~, j2] = 0"),
+        conclude_bounds(c, above="the records' floor, sum_{j~: M[j~, j2] = 0} M[j~, j1] times the other records' "
+                        "column sums (which are 1), is at most the right side, and the table's floor is at most the "
+                        "records' (data processing); the engine does not check the tie of the records' floor to the "
+                        "right side's formula",
+                        below=(_floor_attained(M2, _n_rec), lambda s: conclude_extended_pieces(s, _LINES_AB))))
+
 
 claim(id="ss.structural_floor",
-      limitation=("The mass impossible under a neighbour is taken over the laws of the released table of n records, "
-                  "which the engine cannot represent for symbolic n, so it is computed exactly for n <= 3 on a grid "
-                  "of matrices."),
       title="2 x 2 M: the structural-zero floor of delta of the released table (mass impossible under a neighbour)"
             " = max_{j1 != j2} sum_{j~: M[j~, j2] = 0} M[j~, j1]",
       source=S4, kind="identity", lhs=FLOOR_TABLE,
       rhs=sp.Max(*(sum((row[j1] * sp.Piecewise((1, sp.Eq(row[j2], 0)), (0, True)) for row in M2), sp.S.Zero)
                    for j1 in range(2) for j2 in range(2) if j1 != j2)),
-      conditions=UNIT,
+      conditions=UNIT, proof=_structural_floor_proof,
       enumeration=lambda c: exhaust(c, _floor_points(), scope=_SCOPE_2x2 + "; every ordered pair of neighbouring f, "
                                     "exact"),
-      note="The argument holds for every n >= 1 (checked for n <= 3). <= because the table is a function of the "
-           "records; attained by f^(1) = (n-1) e_j2 + e_j1 against "
-           "f^(2) = n e_j2, whose outcomes all lie in the support of M[., j2].")
+      note="Every n >= 1. <=: the records' floor is the right side times the other records' column sums (1), and the "
+           "table is a function of the records (post-processing, in the limit eps -> oo). >=: f^(1) = (n-1) e_j2 + "
+           "e_j1 against f^(2) = n e_j2, whose outcomes all lie in the support of M[., j2]: the mass is "
+           "sum_{j~: M[j~, j2] = 0} M[j~, j1] times (sum_{j~: M[j~, j2] > 0} M[j~, j2])^{n-1}, which the engine "
+           "shows equal to the right side for every a, b in [0, 1] and symbolic n. Also checked exactly for n <= 3.",
+      limitation="The upper bound (the table's floor at most the right side) rests on the records' floor, whose value the engine does not tie to the formula in a and b; the lower bound (attained) is checked for every n.")
 
 # Bernoulli sampling before misclassification: each unit releases nothing (1 - p) or j~ (p M[j~, x])
 _ps = sp.Symbol("p", positive=True)
 _NS = sp.Symbol("N", integer=True, positive=True)
 E_SAMPLED = sp.Symbol(r"\varepsilon_{p}(\tilde{\mathbf f})", extended_real=True)
 D_SAMPLED = sp.Symbol(r"\delta_{p}(\varepsilon)", nonnegative=True)
-_P_SAMPLING = (Fraction(1, 3), Fraction(1, 2))
+# the other units of the population: each releases nothing (1 - p) or a category (p times its column of M), so the sum
+# of the product of their factors over their outcomes is the product of (1 - p) + p (column sum), kept as printed
+with sp.evaluate(False):
+    _OTHER_UNITS = (held((1 - _ps) + _ps * a + _ps * (1 - a))**_o1
+                    * held((1 - _ps) + _ps * b + _ps * (1 - b))**_o2)
+_s_up, _w_up = sp.symbols("s w", nonnegative=True)
 
 
-def sampled_law(M, F, p):
-    """{f~: Pr} for a population with category counts F, Bernoulli(p) sampling, then M (every unit's outcome)."""
-    k_out = len(M)
-    cats = [j for j, Fj in enumerate(F) for _ in range(Fj)]
-    law: dict = {}
-    for out in itertools.product(range(k_out + 1), repeat=len(cats)):   # k_out = not sampled
-        pr = Fraction(1)
-        for o, j in zip(out, cats):
-            pr *= (1 - p) if o == k_out else p * M[o][j]
-        if pr:
-            ft = tuple(out.count(jt) for jt in range(k_out))
-            law[ft] = law.get(ft, 0) + pr
-    return law
+def _max_of_shifted() -> Proof:
+    """max(c + p x, c + p y) = c + p max(x, y) for p >= 0, on x = y + t and y = x + t, t >= 0 (computed)."""
+    c, x, y = sp.symbols("c x y", real=True)
+    pp, t = sp.symbols("p t", nonnegative=True)
+    ok = all(sp.Max(c + pp * u, c + pp * v) - (c + pp * sp.Max(u, v)) == 0 for u, v in ((y + t, y), (x, x + t)))
+    return mechanical(ok, "max_{j1 != j2} (c + p S_{j1 j2}) = c + p max_{j1 != j2} S_{j1 j2} for p >= 0 and c free of "
+                          "the pair: max(c + p x, c + p y) = c + p max(x, y) on x >= y and on x <= y")
 
 
-def _sampled_cases():
-    for M in _matrices():
-        for N in (1, 2, 3):
-            for p in _P_SAMPLING:
-                yield M, N, p, {F: sampled_law(M, F, p) for F in compositions(N, 2)}
+def _sampled_profile_proof(c: Claim) -> Proof:
+    return all_of(
+        cite("bernoulli_sampling_counts", "each unit is drawn independently with probability p"),
+        cite("ss_independent_misclassification", "a drawn unit of category j is released in j~ with probability "
+             "M[j~, j], independently: each unit's outcome is 'nothing' with probability 1 - p, whatever its "
+             "category, or j~ with probability p M[j~, j]; neighbouring populations differ in one unit's category "
+             "(j1 against j2), and the other units' factors sum over their outcomes to ((1 - p) + p (a + (1 - a)))^"
+             "{n'_1} ((1 - p) + p (b + (1 - b)))^{n'_2}"),
+        cite("hockey_stick_event_form", "the changed unit's delta is ((1 - p) - e^eps (1 - p))_+ + sum_j~ (p M[j~, j1] "
+             "- e^eps p M[j~, j2])_+"),
+        _positive_part_scales(),
+        _max_of_shifted(),
+        cite("data_processing_hockey_stick", "the released table (the counts of the released categories; who was "
+             "drawn is not released) is a function of the units' outcomes, a post-processing"),
+        conclude_bounds(c, above=((sp.Max(0, (1 - _ps) * (1 - R_EPS)) + _ps * PROFILE_M2) * _OTHER_UNITS,
+                                  lambda s: conclude(s, Parametrization({R_EPS: 1 + _s_up, _ps: 1 - _w_up},
+                                                                        {_s_up: R_EPS - 1, _w_up: 1 - _ps})))))
 
-
-def _sampled_profile_points():
-    for M, N, p, laws in _sampled_cases():
-        for r in _R_VALUES:
-            yield {a: sp.Rational(M[0][0]), b: sp.Rational(M[0][1]), _NS: N, _ps: sp.Rational(p),
-                   R_EPS: sp.Rational(r), D_SAMPLED: sp.Rational(_table_profile(laws, r))}
-
-
-def _sampled_epsilon_points():
-    for M, N, p, laws in _sampled_cases():
-        yield {a: sp.Rational(M[0][0]), b: sp.Rational(M[0][1]), _NS: N, _ps: sp.Rational(p),
-               E_SAMPLED: law_epsilon(laws)}
-
-
-_SCOPE_SAMPLED = ("2 x 2 matrices with a, b in {0, 1/3, 2/3, 1}, populations of N in {1, 2, 3} units, p in "
-                  "{1/3, 1/2}; the released table's law over every unit's outcome (not sampled, or released in j~), "
-                  "every ordered pair of neighbouring populations, exact")
 
 claim(id="ss.sampled_pram",
-      limitation=("The profile of the sampled and misclassified table is a hockey-stick divergence over every pair of"
-                  " neighbouring populations of N units, a law the engine cannot represent for symbolic N, so it is "
-                  "computed exactly for N <= 3."),
       title="2 x 2 M, Bernoulli(p) sampling before misclassification: the (eps, delta) profile of the released "
             "table is at most p delta_M(eps), e^eps >= 1",
       source=Source(DOC, "Section 5 (the combined effect of sampling and perturbation, left to further work)"),
       kind="inequality", lhs=D_SAMPLED, rhs=_ps * PROFILE_M2, relation="<=",
-      conditions=UNIT + (sp.Ge(R_EPS, 1), sp.Le(_ps, 1)),
-      enumeration=lambda c: exhaust(c, _sampled_profile_points(), scope=_SCOPE_SAMPLED + ", e^epsilon in "
-                                    "{1, 3/2, 3}"),
-      note="No response knowledge: the release does not say who was sampled. Per unit the release is 'nothing' with "
-           "probability 1 - p, whatever its category, so the unit's "
-           "profile is p delta_M(epsilon) + max(0, (1 - p)(1 - e^epsilon)) = p delta_M(epsilon); the table is a "
-           "function of the units' releases. The structural-zero floor becomes p times that of M. The argument "
-           "gives the bound for every epsilon >= 0; the enumeration checks e^epsilon in {1, 3/2, 3}.")
+      conditions=UNIT + (sp.Ge(R_EPS, 1), sp.Le(_ps, 1)), proof=_sampled_profile_proof,
+      note="Every population size N and every e^eps >= 1. No response knowledge: the release does not say who was "
+           "sampled. Per unit the release is 'nothing' with probability 1 - p, whatever its category, so the unit's "
+           "profile is p delta_M(epsilon) + max(0, (1 - p)(1 - e^epsilon)) = p delta_M(epsilon); the other units' "
+           "factors sum to 1 and the table is a function of the units' releases (post-processing, cited). The "
+           "engine checks the bound with e^eps = 1 + s, p = 1 - w (s, w >= 0). The structural-zero floor becomes p "
+           "times that of M. The tests compare it with the exact laws of every population of N <= 3 units.")
+
+def _attained_row_sampled(row, n, p):
+    """ln of the ratio of (1) at f~ = N e_j~ (every unit drawn and released in j~) between the population counts
+    F^(1) = N e_c and F^(2) = (N - 1) e_c + e_d: (p M[j~, c])^N against (p M[j~, c])^{N-1} p M[j~, d], c and d the
+    columns of the row's largest and smallest entries; -oo and +oo as in :func:`_attained_row`."""
+    p1 = p**n * sp.Max(*row)**n
+    p2 = p**n * sp.Max(*row)**(n - 1) * sp.Min(*row)
+    return sp.Piecewise((-sp.oo, sp.Eq(p1, 0)), (sp.oo, sp.Eq(p2, 0)), (sp.log(p1) - sp.log(p2), True))
+
+
+_EPS_ATTAINED_SAMPLED = sp.Max(*(_attained_row_sampled(row, _NS, _ps) for row in M2))
+
+
+def _sampled_epsilon_proof(c: Claim) -> Proof:
+    m1, m2 = _m1, _m2
+    return all_of(
+        cite("bernoulli_sampling_counts", "each unit is drawn independently with probability p"),
+        cite("ss_independent_misclassification", "a drawn unit of category j is released in j~ with probability "
+             "M[j~, j], independently: a unit's outcome is 'nothing' with probability 1 - p or j~ with probability "
+             "p M[j~, j]; neighbouring populations differ in one unit's category"),
+        zero((_ps * m1) / (_ps * m2) - m1 / m2, "a released category j~: the ratio p M[j~, j1] / (p M[j~, j2]) is the "
+             "record's, at most the right side as for the records (below)"),
+        mechanical(all(sum(row[j] for row in M2) == 1 for j in range(2)),
+                   "the columns of M sum to 1 (a + (1 - a) = b + (1 - b) = 1), so sum_j~ p M[j~, j1] / sum_j~ p "
+                   "M[j~, j2] = 1 = (1 - p)/(1 - p)"),
+        cite("mediant_inequality", "the ratio 1 of the outcome 'nothing' (p < 1) is the ratio of the sums over the "
+             "released categories, so at most the largest ratio M[j~, j1] / M[j~, j2] of a released category: it adds"
+             " nothing to the maximum in (1)"),
+        _record_level_epsilon(),
+        cite("ss_independent_misclassification", "lower bound, every N >= 1: f~ = N e_j~ (every unit drawn and "
+             "released in j~) has probability (p M[j~, c])^N under N e_c and (p M[j~, c])^{N-1} p M[j~, d] under its "
+             "neighbour (N - 1) e_c + e_d"),
+        conclude_bounds(c, above=_EPSILON_UPPER,
+                        below=(_EPS_ATTAINED_SAMPLED, lambda s: conclude_extended_pieces(s, _LINES_AB))))
+
 
 claim(id="ss.sampled_pram_epsilon",
-      limitation=("The epsilon of the sampled and misclassified table is a maximum over every pair of neighbouring "
-                  "populations of N units and every outcome, a law the engine cannot represent for symbolic N, so it "
-                  "is computed exactly for N <= 3."),
       title="2 x 2 M, Bernoulli(p) sampling before misclassification: the epsilon of (1) for the released table "
             "equals that of M (the formula of ss.misclassification_epsilon)",
       source=Source(DOC, "Section 5 (the combined effect of sampling and perturbation, left to further work)"),
       kind="identity", lhs=E_SAMPLED, rhs=EPSILON_M2, conditions=UNIT + (sp.Le(_ps, 1),),
-      enumeration=lambda c: exhaust(c, _sampled_epsilon_points(), scope=_SCOPE_SAMPLED),
-      note="Bernoulli sampling does not lower the pure epsilon of misclassification. At f~ = N e_j~ (all N units "
-           "sampled and released as j~) the laws of populations differing in one unit "
-           "have ratio M[j~, j1] / M[j~, j2]; what sampling buys is in delta (ss.sampled_pram).")
+      proof=_sampled_epsilon_proof,
+      note="Every population size N. Bernoulli sampling does not lower the pure epsilon of misclassification. <=: a "
+           "unit's outcome 'nothing' has ratio 1, which the mediant inequality puts below the largest ratio of a "
+           "released category, and a released category has the record's ratio; the table is a function of the "
+           "units' outcomes (post-processing). >=: at f~ = N e_j~ (all N units sampled and released as j~) the laws "
+           "of populations differing in one unit have ratio M[j~, j1] / M[j~, j2]; the engine checks that the "
+           "largest of these equals the right side for every a, b in [0, 1], symbolic N and p. What sampling buys is "
+           "in delta (ss.sampled_pram). The tests compare it with the exact laws of every population of N <= 3 "
+           "units.",
+      limitation="The upper bound rests on the records' epsilon, whose value the engine does not tie to the formula in a and b; the lower bound (attained, every unit drawn) is checked for every N.")

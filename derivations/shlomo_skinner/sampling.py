@@ -336,17 +336,37 @@ claim(id="ss.sample_unique_prob",
            "Binomial(n, q) probability of 1. Also checked exactly from the two-stage model (F_c ~ Binomial(N, q), then "
            "f_c | F_c hypergeometric) for N <= 7.")
 
+# P(f_c = 1, F_c = 1) = P(F_c = 1) P(f_c = 1 | F_c = 1): the multiplication rule, with the binomial law of F_c (the
+# census n = N of the iid units) and the hypergeometric law of the sample count given the population (cell c of
+# one unit against the other N - 1 units, a third cell empty)
+_P_JOINT, _P_FIRST, _P_GIVEN = sp.Symbol(r"P(A \cap B)"), sp.Symbol("P(A)"), sp.Symbol("P(B | A)")
+cited_form("multiplication_rule", _P_JOINT, _P_FIRST * _P_GIVEN)
+P_PU = sp.Symbol(r"\Pr(F_c = 1)", nonnegative=True)
+P_SU_GIVEN_PU = sp.Symbol(r"\Pr(f_c = 1 \mid F_c = 1)", nonnegative=True)
+
+
+def _unique_proportion_proof(c: Claim) -> Proof:
+    from ..engine.ss_matrices import conclude_composed
+    given = {_P_COUNTS: P_SU_GIVEN_PU, _F_POP[0]: 1, _F_SMP[0]: 1, _F_POP[1]: _Nu - 1, _F_SMP[1]: _nu - 1,
+             _F_POP[2]: 0, _F_SMP[2]: 0}
+    return conclude_composed(
+        c, ("multiplication_rule", {_P_JOINT: P_SU_PU, _P_FIRST: P_PU, _P_GIVEN: P_SU_GIVEN_PU}),
+        {P_PU: ("srs_of_iid_units", {_P_IID: P_PU, _N_IID: _Nu, _n_IID: _Nu, _k_IID: 1, _q_IID: q}),
+         P_SU_GIVEN_PU: ("multivariate_hypergeometric_law", given)})
+
+
 claim(id="ss.unique_proportion",
-      limitation=("The left side is a notation for a probability of the example's sampling model, which the engine "
-                  "does not represent for symbolic N and n (the closed form rests on the binomial law of F_c and the "
-                  "hypergeometric law of f_c, neither of which the statement's notation unfolds to), so it is "
-                  "evaluated exactly for N <= 7."),
       title="Example's model (N iid units, cell probability q < 1, SRS of n <= N): Pr(f_c = F_c = 1) = (n/N) N q "
             "(1 - q)^{N-1}",
       source=S3_UNIQUES, kind="identity", lhs=P_SU_PU, rhs=_nu * q * (1 - q)**(_Nu - 1),
-      conditions=(sp.Le(_nu, _Nu), sp.Lt(q, 1)),
+      conditions=(sp.Le(_nu, _Nu), sp.Lt(q, 1)), proof=_unique_proportion_proof,
       enumeration=lambda c: exhaust(c, _unique_points(), scope=_SCOPE_U),
-      note="A population unique (probability N q (1 - q)^{N-1}) is sampled with probability n/N. The proportion of "
+      note="Pr(f_c = 1, F_c = 1) = Pr(F_c = 1) Pr(f_c = 1 | F_c = 1) (the multiplication rule, cited): a population "
+           "unique has probability N q (1 - q)^{N-1} (the census n = N of the iid units, cited as "
+           "ss.sample_unique_prob's law) and, given the population, the simple random sample contains it with the "
+           "hypergeometric probability C(1, 1) C(N - 1, n - 1) / C(N, n) = n/N (cited; cell c of one unit against "
+           "the other N - 1). The engine checks that the product is the stated right side. Also checked exactly "
+           "from the two-stage model for N <= 7. The proportion of "
            "sample uniques that are population uniques is then taken as sum_c Pr(f_c = F_c = 1) / sum_c Pr(f_c = 1) "
            "(a ratio of expectations, with ss.sample_unique_prob). With q_c = "
            "0.2^w 0.8^{16-w} and N = 10^6 the ratio is 0.02606 (n = 5000) and 0.03574 (n = 10000).")

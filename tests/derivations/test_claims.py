@@ -82,10 +82,11 @@ def test_an_exhaustive_label_is_only_for_a_finite_statement(claim_id, all_verdic
 # Claims that rest on an argument that is neither mechanical nor a citation, each with the step that
 # is argued.  A claim that falls back to ARGUED is a regression unless it is added here with its reason.
 ARGUED = {
-    "htm.delta.split": "additivity of the integral over the split at m_t and M_t (one expression SymPy cannot integrate)",
-    "htm.r9.epsilon0": "the reduction of eps(0) to the likelihood ratios of neighbouring totals",
-    "htm.r9.epsilon0_infinite": "differing supports of neighbouring totals make eps(0) infinite",
     "puff.b2.sup": "the supremum over R is at the zero R* of the decreasing function of piece 2",
+    "ss.misclassification_epsilon": "the records' epsilon is the right side's formula in a and b (upper bound)",
+    "ss.structural_floor": "the records' floor is the right side's formula in a and b (upper bound)",
+    "ss.sampled_pram_epsilon": "the records' epsilon is the right side's formula in a and b (upper bound)",
+    "pd.isens.sample_monotone": "the clipped database z' has m-th smallest value s (counting)",
 }
 
 

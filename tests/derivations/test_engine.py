@@ -81,7 +81,7 @@ def test_first_principles_derivation_detects_a_wrong_printed_coefficient():
 # ----------------------------------------------------------------------------------------------
 import pytest  # noqa: E402
 
-from derivations.engine.core import (Step, Proof, argue, cite, mechanical, zero)  # noqa: E402
+from derivations.engine.core import (Step, Proof, all_of, argue, cite, mechanical, zero)  # noqa: E402
 from derivations.engine.proofs import (Parametrization, conclude, conclude_cases, conclude_termwise,  # noqa: E402
                                        exhaust)
 
@@ -328,3 +328,61 @@ def test_numeric_integrals_by_compiled_quadrature_agree_with_closed_forms():
                 rhs=(sp.exp(a) - 1) / a + sp.Rational(1, 10**20), domain={a: (sp.Rational(1, 10), 3)},
                 numeric_points=3)
     assert _numeric(good).passed and not _numeric(bad).passed and not _numeric(bad).error
+
+
+def test_a_lemma_is_proved_again_and_carries_its_citations():
+    """``lemma`` runs another registered claim's proof again: a proved lemma is a holding step and brings its
+    citations; controls: a lemma whose proof is argued, one whose proof does not hold, and one whose routine
+    changes its own statement are each a failing step."""
+    from derivations.engine import core
+    from derivations.engine.proofs import lemma
+
+    def cited(c):
+        return all_of(cite("data_processing_hockey_stick", "test"), conclude(c))
+
+    def rewrites(c):
+        c.rhs = c.lhs
+        return conclude(c)
+
+    square = ((xr + 1)**2, xr**2 + 2 * xr + 1)
+    made = [_claim(*square, proof=cited), _claim(*square, proof=lambda c: all_of(argue("x"), conclude(c))),
+            _claim(xr + 1, xr), _claim(xr * 2, xr, proof=rewrites)]
+    for i, c in enumerate(made):
+        c.id = f"t.lemma{i}"
+        core.register(c)
+    try:
+        good = lemma("t.lemma0", "used")
+        assert good.ok and [st.kind for st in good.steps] == ["mechanical", "citation"]
+        for i in (1, 2, 3):
+            assert not lemma(f"t.lemma{i}", "used").ok, i
+    finally:
+        for c in made:
+            core._CLAIMS.pop(c.id, None)
+
+
+def test_a_value_that_is_not_zero_ends_the_zero_test_early():
+    """``_clearly_nonzero`` decides only from a value with significant bits at a point meeting every
+    assumption: identities (a telescoping sum of indexed terms, sqrt(x^2) = x for x > 0, an undefined
+    function at equal arguments, an expression undefined at some points) are never declared nonzero, and
+    their changed forms are; the zero test still proves the identities it proved before (reference: the
+    identities by hand)."""
+    from derivations.engine.core import _clearly_nonzero, is_zero
+
+    y = sp.IndexedBase("y", positive=True)
+    k = sp.Symbol("k", integer=True)
+    n = sp.Symbol("n", integer=True, positive=True)
+    xp, r = sp.Symbol("xp", positive=True), sp.Symbol("r", real=True)
+    K = sp.Function("K")
+    identities = [sp.Sum(y[k], (k, 1, n)) - sp.Sum(y[k], (k, 1, n - 1)) - y[n],
+                  sp.sqrt(xp**2) - xp,
+                  K(r / 2 + r / 2) - K(r),
+                  (r**2 - 1) / (r - 1) - (r + 1)]
+    for e in identities:
+        assert not _clearly_nonzero(e), e
+    for e in identities[1:]:          # (the telescoping sum is beyond the zero test: conclude_induction's)
+        assert is_zero(e), e
+    changed = [identities[0] + y[n] / 7, sp.sqrt(r**2) - r, K(r / 2) - K(r), identities[3] + 1,
+               sp.Sum(y[k]**2, (k, 1, n)) - sp.Sum(y[k], (k, 1, n))**2]
+    for e in changed:
+        assert _clearly_nonzero(e), e
+        assert not is_zero(e), e

@@ -16,8 +16,8 @@ from derivations.engine.store import (CLAIM_CHANGED, CODE_CHANGED, FRESH, NOT_ST
                                       fingerprint, verdict_from_dict, verdict_modules, verdict_to_dict)
 
 # one fast claim per label (and a claim with a numeric check: points, digits, worst error)
-SAMPLE = {"ht.indicator_square": "PROVED (exhaustive)", "htm.delta.split": "ARGUED",
-          "htm.delta.tail_by_atoms": "CHECKED (finite scope", "htm.r2.not_pure.printed": "REFUTED",
+SAMPLE = {"ht.indicator_square": "PROVED (exhaustive)", "puff.b2.sup": "ARGUED",
+          "pd.unif.theorem": "CHECKED (finite scope", "htm.r2.not_pure.printed": "REFUTED",
           "puff.s44.mc_variance_bound": "PROVED (with citations)", "htm.r2.tight": "PROVED",
           "log_laplace.variance_stable": "PROVED"}
 
@@ -121,9 +121,9 @@ def test_a_tampered_verdict_is_not_reused(sample, tmp_path):
     path = tmp_path / "results.json"
     store.record(claims, list(verdicts.values()), str(path))
     data = json.loads(path.read_text())
-    data["verdicts"]["htm.delta.split"]["label"] = "PROVED"      # the checks say ARGUED
+    data["verdicts"]["puff.b2.sup"]["label"] = "PROVED"      # the checks say ARGUED
     path.write_text(json.dumps(data))
-    v, why = Store.load(str(path)).get(derivations.get("htm.delta.split"))
+    v, why = Store.load(str(path)).get(derivations.get("puff.b2.sup"))
     assert v is None and why == CLAIM_CHANGED
 
 
