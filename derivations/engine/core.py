@@ -827,7 +827,10 @@ def is_zero(expr: sp.Expr) -> bool:
       factors allow (``expand_power_base`` without force) and recombined, and cancelled; where logarithms
       or hyperbolic functions occur, the exponentials written out, the argument of each logarithm written
       as one factored fraction and split into the logarithms of its factors where their signs allow
-      (``expand_log`` without force), the powers combined and the result cancelled."""
+      (``expand_log`` without force), the powers combined and the result cancelled.
+
+    Past the three cheapest rungs, an expression with a nonzero value at a point that meets its symbols'
+    assumptions (:func:`_clearly_nonzero`) is not zero, and the costlier rungs are skipped."""
     expr = release(expr)
     released = expr
 
