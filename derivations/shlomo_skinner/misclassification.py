@@ -150,11 +150,12 @@ def _record_level_epsilon() -> Proof:
              "both"),
         lemma("ss.finite_epsilon_positive_rows", "for a released category whose row is positive that ratio "
                       "is at most max_j M[x~_r, j] / min_j M[x~_r, j]; a row with a zero and a positive entry has "
-                      "the value +oo on the right side, and a row of zeros is never released: the records' epsilon "
-                      "is at most the right side"),
+                      "the value +oo in U, and a row of zeros is never released: the records' epsilon is at most U = "
+                      "max over the rows of ln max_j M[j~, j] - ln min_j M[j~, j] (+oo for a row with a zero and a "
+                      "positive entry, -oo for a row of zeros)"),
         cite("data_processing_hockey_stick", "f~ is a function of x~_s, a post-processing (delta = 0), and "
              "neighbouring count vectors are the counts of databases differing in one record: the epsilon of (1) for "
-             "f~ is at most the records' epsilon, so at most the right side"))
+             "f~ is at most the records' epsilon, so at most U"))
 
 
 def _attained_row(row, n):
@@ -172,10 +173,10 @@ _EPS_ATTAINED = sp.Max(*(_attained_row(row, _n_rec) for row in M2))
 _LINES_AB = [(a, [0, 1]), (b, [0, 1])]
 
 
-_EPSILON_UPPER = ("the records' epsilon is at most the right side (ss.finite_epsilon_positive_rows for a row "
-                  "without zeros, +oo for a row with a zero and a positive entry, a row of zeros never released), "
-                  "and the table, a function of the records, has no larger epsilon (data processing); the engine "
-                  "does not check that the records' epsilon is the right side's formula in a and b")
+# U, the records' epsilon as the proof builds it from the rows of M (one record: the row's largest entry against
+# its smallest), checked against the right side on every piece of a, b
+_EPS_RECORDS = sp.Max(*(_attained_row(row, 1) for row in M2))
+_EPSILON_UPPER = (_EPS_RECORDS, lambda s: conclude_extended_pieces(s, _LINES_AB))
 
 
 def _epsilon_table_proof(c: Claim) -> Proof:
@@ -200,8 +201,7 @@ claim(id="ss.misclassification_epsilon",
            "columns of the largest and smallest entries of row j~ the log-ratio is the row's ln max - ln min "
            "(+oo for a row with a zero and a positive entry), for symbolic n. The engine checks that the largest of "
            "these equals the right side for every a, b in [0, 1], infinities included. The tests compare both "
-           "sides with the largest ratio over every labelled outcome for n in {1, 2, 4} on a grid of matrices.",
-      limitation="The upper bound (the table's epsilon at most the right side) rests on the records' epsilon, whose value the engine does not tie to the formula in a and b; the lower bound (attained) is checked for every n.")
+           "sides with the largest ratio over every labelled outcome for n in {1, 2, 4} on a grid of matrices.")
 
 # -- "a finite epsilon exists iff all elements of M are positive" ---------------------------------------------
 # (1) holds with a finite epsilon iff no term of its maximum is +oo: no outcome j~ possible under one category
@@ -968,8 +968,8 @@ def _structural_floor_proof(c: Claim) -> Proof:
              "table falls outside it exactly when the record of category j1 is released in a row with M[j~, j2] = 0"),
         conclude_bounds(c, above="the records' floor, sum_{j~: M[j~, j2] = 0} M[j~, j1] times the other records' "
                         "column sums (which are 1), is at most the right side, and the table's floor is at most the "
-                        "records' (data processing); the engine does not check the tie of the records' floor to the "
-                        "right side's formula",
+                        "records' (data processing); the records' floor as built from the rows of M is the right side "
+                        "itself, which the engine does not accept as a bound",
                         below=(_floor_attained(M2, _n_rec), lambda s: conclude_extended_pieces(s, _LINES_AB))))
 
 
@@ -987,7 +987,8 @@ claim(id="ss.structural_floor",
            "e_j1 against f^(2) = n e_j2, whose outcomes all lie in the support of M[., j2]: the mass is "
            "sum_{j~: M[j~, j2] = 0} M[j~, j1] times (sum_{j~: M[j~, j2] > 0} M[j~, j2])^{n-1}, which the engine "
            "shows equal to the right side for every a, b in [0, 1] and symbolic n. Also checked exactly for n <= 3.",
-      limitation="The upper bound (the table's floor at most the right side) rests on the records' floor, whose value the engine does not tie to the formula in a and b; the lower bound (attained) is checked for every n.")
+      limitation="The upper bound (the table's floor at most the right side) rests on the records' floor, which "
+                 "is the right side's own formula, so it is argued; the lower bound (attained) is checked for every n.")
 
 # Bernoulli sampling before misclassification: each unit releases nothing (1 - p) or j~ (p M[j~, x])
 _ps = sp.Symbol("p", positive=True)
@@ -1091,5 +1092,4 @@ claim(id="ss.sampled_pram_epsilon",
            "of populations differing in one unit have ratio M[j~, j1] / M[j~, j2]; the engine checks that the "
            "largest of these equals the right side for every a, b in [0, 1], symbolic N and p. What sampling buys is "
            "in delta (ss.sampled_pram). The tests compare it with the exact laws of every population of N <= 3 "
-           "units.",
-      limitation="The upper bound rests on the records' epsilon, whose value the engine does not tie to the formula in a and b; the lower bound (attained, every unit drawn) is checked for every N.")
+           "units.")

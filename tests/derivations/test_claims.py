@@ -83,9 +83,7 @@ def test_an_exhaustive_label_is_only_for_a_finite_statement(claim_id, all_verdic
 # is argued.  A claim that falls back to ARGUED is a regression unless it is added here with its reason.
 ARGUED = {
     "puff.b2.sup": "the supremum over R is at the zero R* of the decreasing function of piece 2",
-    "ss.misclassification_epsilon": "the records' epsilon is the right side's formula in a and b (upper bound)",
-    "ss.structural_floor": "the records' floor is the right side's formula in a and b (upper bound)",
-    "ss.sampled_pram_epsilon": "the records' epsilon is the right side's formula in a and b (upper bound)",
+    "ss.structural_floor": "the records' floor is the right side's own formula (upper bound)",
     "pd.isens.sample_monotone": "the clipped database z' has m-th smallest value s (counting)",
 }
 
