@@ -8,7 +8,10 @@ against baselines in the same run:
    histogram method's queries, threshold n/2) and on random values: time of the exact law, |sum - 1|, and the
    largest difference from numeric.quantile_mechanisms' fixed-rule Gauss-Legendre law (absolute error
    K e^-40) with its time;
-3. the exact law against seeded Monte Carlo of ``numeric.above_threshold`` at equal accuracy: the number of
+3. CPU time (time.process_time) of the exact law at K = 10^3, 10^4 (and 10^5 without ``--quick``), as a ratio to
+   the earlier evaluation of the same quadrature (``numeric.above_threshold._REFERENCE``) at K = 10^3, with
+   that evaluation's own time at the same K alongside (up to 10^4);
+4. the exact law against seeded Monte Carlo of ``numeric.above_threshold`` at equal accuracy: the number of
    runs whose standard error on the largest entry equals the law's error bound (1e-12 relative) is
    extrapolated from the time of 10^5 runs.
 
@@ -17,7 +20,9 @@ Run:  python benchmarks/bench_above_threshold.py [--quick]
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
+import time
 
 import numpy as np
 
@@ -72,6 +77,50 @@ def cumulative_counts(K, seed=1):
     return np.searchsorted(x, np.arange(1, K + 1) / K).astype(float)
 
 
+def cpu_of(fn):
+    t0 = time.process_time()
+    fn()
+    return time.process_time() - t0
+
+
+def cpu_scaling(quick: bool) -> None:
+    """CPU of above_threshold_pmf against the earlier evaluation (the module's _REFERENCE switch: one call per
+    chunk of outputs, the same quadrature), ratios to that evaluation at K = 10^3; whether the two laws agree
+    bit for bit at K = 10^3 is printed too."""
+    mod = importlib.import_module("numeric.above_threshold")
+    Ks = (10**3, 10**4) if quick else (10**3, 10**4, 10**5)
+    print("CPU (process_time) of the exact law, ratio to the earlier evaluation at K = 10^3:")
+    for name in ("counts", "random"):
+        def inst(K):
+            if name == "counts":
+                return cumulative_counts(K), 5.0 * K
+            return np.random.default_rng(K).uniform(-K / 10, K / 10, K), 0.0
+        above_threshold_pmf(*inst(10), 1.0)                     # imports and caches outside the timings
+        y3, T3 = inst(10**3)
+        try:
+            mod._REFERENCE = True
+            base = cpu_of(lambda: above_threshold_pmf(y3, T3, 1.0))
+            ref3 = above_threshold_pmf(y3, T3, 1.0)
+        finally:
+            mod._REFERENCE = False
+        new3 = above_threshold_pmf(y3, T3, 1.0)
+        same = "bit for bit" if np.array_equal(ref3, new3) else f"max |difference| {np.max(np.abs(new3 - ref3)):.1e}"
+        parts = []
+        for K in Ks:
+            yK, TK = inst(K)
+            c = cpu_of(lambda: above_threshold_pmf(yK, TK, 1.0))
+            old = ""
+            if K <= 10**4:
+                try:
+                    mod._REFERENCE = True
+                    c_old = cpu_of(lambda: above_threshold_pmf(yK, TK, 1.0))
+                finally:
+                    mod._REFERENCE = False
+                old = f", earlier evaluation {c_old:.2f} s"
+            parts.append(f"K = {K}: {c:.2f} s = {c / base:.1f}x{old}")
+        print(f"  {name:7s} (earlier evaluation at K = 10^3: {base:.2f} s, same law {same}): " + "; ".join(parts))
+
+
 def main(quick: bool) -> None:
     import mpmath as mp
     y, T, eps = [3.0, 1.0, 4.0, 1.0, 5.0, 9.0], 2.0, 1.0
@@ -99,6 +148,8 @@ def main(quick: bool) -> None:
             print(f"  K = {K:6d} {name:7s}: exact law {t:7.2f} s ({t / K * 1e3:.2f} ms per output), "
                   f"|sum - 1| = {abs(math.fsum(pk) - 1):.1e}; fixed-rule law {t_gl:6.3f} s "
                   f"(that one {t / t_gl:.0f}x faster; max |difference| {d:.1e})")
+
+    cpu_scaling(quick)
 
     yy = cumulative_counts(1000)
     pk = above_threshold_pmf(yy, 5000.0, 1.0)

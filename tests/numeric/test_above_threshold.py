@@ -14,6 +14,7 @@ Independent references, named in each test:
 """
 from __future__ import annotations
 
+import importlib
 import itertools
 import math
 
@@ -524,3 +525,59 @@ def test_large_k_sums_to_one_and_matches_the_fixed_rule_law(K):
             assert abs(math.fsum(p) - 1.0) < 1e-13
             other = _above_threshold_law(y, T, 2.0, 4.0 if qs is None else qs)
             assert np.max(np.abs(p - other)) < 1e-13
+
+
+# == the evaluation order kept as a reference =====================================================================
+_AT = importlib.import_module("numeric.above_threshold")
+_DEFAULT_BATCH_ROWS = _AT._BATCH_ROWS
+
+
+def _random_instance(rng, K):
+    """Random values with ties or without, a random threshold and scale, query noise 4/eps or 2/eps."""
+    eps = float(rng.choice([0.1, 0.5, 1.0, 3.0]))
+    if rng.random() < 0.5:
+        y = rng.integers(-3 * K - 5, 3 * K + 5, K).astype(float)
+    else:
+        y = rng.uniform(-1, 1, K) * float(rng.choice([2.0, 20.0, 200.0])) / eps
+    T = float(rng.uniform(y.min(), y.max())) if K else 0.0
+    qs = None if rng.random() < 0.5 else 2.0 / eps
+    return y, T, eps, qs
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_fast_path_against_reference_path(seed, monkeypatch):
+    """Reference: the earlier evaluation of the same quadrature (``_REFERENCE = True``: one call per chunk of
+    outputs, the series coefficients gathered per term, the quadrature orders compared on one 3-D array), on
+    random instances of K up to 300 and on cumulative counts (K = 300, the short chunks of sorted values are
+    joined), with the default grouping of outputs and with groups of 7 (chunks split).  Every ln P within the
+    certified error bound of the pmf (1e-12 + 4e-15 |ln P|, see _log_err), zeros (underflow) at the same
+    places, the entries summing to 1."""
+    rng = np.random.default_rng(100 + seed)
+    for K in (1, 7, 40, 300, 301):
+        if K == 301:      # cumulative counts (sorted, each chunk of outputs short): chunks joined in one call
+            y, T, eps, qs = _cumulative_counts(300, seed), 1500.0, float(rng.choice([0.5, 1.0])), None
+        else:
+            y, T, eps, qs = _random_instance(rng, K)
+        bT, b = _scales(eps, qs)
+        monkeypatch.setattr(_AT, "_REFERENCE", True)
+        ref = _log_law(y, T, bT, b)
+        monkeypatch.setattr(_AT, "_REFERENCE", False)
+        ok = np.isfinite(ref)
+        for rows in (_DEFAULT_BATCH_ROWS, 7):
+            monkeypatch.setattr(_AT, "_BATCH_ROWS", rows)
+            fast = _log_law(y, T, bT, b)
+            assert np.array_equal(np.isfinite(fast), ok)
+            assert np.all(np.abs(fast[ok] - ref[ok]) <= 1e-12 + 4e-15 * np.abs(ref[ok])), (K, seed, rows)
+            assert abs(math.fsum(np.exp(fast)) - 1.0) < 1e-13
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_fast_path_against_mpmath_on_random_small_instances(seed):
+    """Reference: quad_law (mpmath.quad at 30 digits, split at every kink and every 4 min(b, b_T)) on random
+    instances with K = 2..6 (ties, both query scales): every entry within 1e-12 relative."""
+    rng = np.random.default_rng(200 + seed)
+    K = int(rng.integers(2, 7))
+    y, T, eps, qs = _random_instance(rng, K)
+    bT, b = _scales(eps, qs)
+    got = nm.above_threshold_pmf(y, T, eps, query_scale=qs)
+    assert _rel(got, quad_law(list(y), T, bT, b)) < 1e-12
