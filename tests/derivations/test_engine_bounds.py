@@ -11,7 +11,7 @@ from derivations.engine.notation import held
 from derivations.engine.proofs import CITED_FORMS, conclude
 from derivations.engine.ss_matrices import conclude_bounds, conclude_composed, conclude_extended_pieces
 
-SRC = Source("test", "31ss")
+SRC = Source("test", "bounds")
 N, n = sp.symbols("N n", integer=True, positive=True)
 q = sp.Symbol("q", positive=True)
 JOINT = sp.Symbol("Pr(f = 1, F = 1)", nonnegative=True)

@@ -33,7 +33,7 @@ def _conv(notation=P_X, weights=W, rest=T, **extra):
 
 def verdict(lhs, rhs, laws, relation="==", kind=None, conditions=(), param=None):
     kind = kind or ("identity" if relation == "==" else "inequality")
-    c = Claim(id="t31kr", title="t", source=SRC, kind=kind, lhs=lhs, rhs=rhs, relation=relation,
+    c = Claim(id="t.laws", title="t", source=SRC, kind=kind, lhs=lhs, rhs=rhs, relation=relation,
               conditions=tuple(conditions), proof=lambda cl: conclude_laws(cl, laws, param))
     return verify_inline(c)
 
