@@ -438,7 +438,7 @@ def _prove_split(claim: Claim) -> Proof:
     """Left of m_t, every |z - t_k| is t_k - z, so the sum is e^{z/b} U; right of M_t it is e^{-z/b} V (each checked
     on one term of the sum); the three integrals add up to the integral over the line (cited), and the tails are
     integrated for U, V of either sign."""
-    from ..engine.htm_designs import conclude_line_split
+    from ..engine.suprema import conclude_line_split
     from ..engine.proofs import term_symbol
     one, one_p = term_symbol(t_x[k_s]), term_symbol(t_xp[k_s])
     left = Parametrization(forward={z: m_t - w1, one: m_t + d[0], one_p: m_t + dp[0]},

@@ -20,7 +20,7 @@ two kernel bounds of Result 9, Result 8 and both cases of Result 9.  delta_{Z_0,
 eps_{Z_0,X}(0) are suprema over the neighbouring pairs of X (Section 1.4); the density depends on x
 only through t(x) (the hypergeometric law, cited), so a pair is written by t = t(x) and the change at
 its unit, and the suprema are decided over those integer ranges by the conclusions of
-:mod:`derivations.engine.htm_designs`.  The density and Results 8 and 9 are also checked exactly
+:mod:`derivations.engine.suprema`.  The density and Results 8 and 9 are also checked exactly
 against every sample and every neighbouring pair of binary vectors (or of totals) for small N.
 """
 from __future__ import annotations
@@ -34,7 +34,7 @@ import sympy as sp
 from ..engine.core import (Claim, Enumeration, Proof, Source, all_of, cite, erratum, finding, mechanical,
                            reading, register, zero)
 from ..engine.formulas import formula
-from ..engine.htm_designs import Family, Supremum, conclude_supremum
+from ..engine.suprema import Family, Supremum, conclude_supremum
 from ..engine.notation import defined
 from ..engine.proofs import Parametrization, cited_form, conclude, conclude_instance, conclude_split
 

@@ -20,7 +20,7 @@ import sympy as sp
 from ..engine.core import Claim, Proof, Source, claim, finding, reading
 from ..engine.notation import defined, held
 from ..engine.proofs import Parametrization, conclude, conclude_termwise, exhaust, term_symbol
-from ..engine.kr_laws import Law, conclude_laws
+from ..engine.laws import Law, conclude_laws
 from .common import (BT_A, BT_A1, BT_K, BT_N, BT_P, DOC, PA_M, PA_P, PA_PZ, PA_R, L, n, q)
 
 S1_PROP = Source(DOC, "Section 1, Proposition 1.1 and its proof")

@@ -31,7 +31,7 @@ import sympy as sp
 from ..engine.core import (Claim, Proof, Source, all_of, cite, citation, claim, mechanical, reading,
                            zero)
 from ..engine.notation import defined
-from ..engine.kr_laws import Law, conclude_laws, evaluates_under
+from ..engine.laws import Law, conclude_laws, evaluates_under
 from ..engine.proofs import Parametrization, conclude, conclude_instance, exhaust
 from .common import (BC_A, BC_A1, BC_B, BC_B1, BC_K, BC_M, BC_P, BC_S, BT_A, BT_A1, BT_K, BT_N, BT_P, DOC, IS_K, IS_P,
                      IS_PY, IS_PZ, LR_EVENTS, LR_MIN, LR_POINTS, PM_B, PM_Z, QO_ALPHA, QO_C, QO_GAP, QO_TF,

@@ -18,7 +18,7 @@ from __future__ import annotations
 import sympy as sp
 
 from ..engine.core import Source, all_of, cite, citation, claim, finding, reading
-from ..engine.pd_integrals import case_integrals
+from ..engine.integrals import case_integrals
 from ..engine.proofs import Parametrization, conclude, conclude_cases, conclude_shift, conclude_split, conclude_termwise
 from ..engine.proofs import exhaust
 from ..engine.proofs import term_symbol

@@ -20,7 +20,7 @@ from __future__ import annotations
 import sympy as sp
 
 from ..engine.core import Claim, Proof, Source, all_of, claim, erratum, finding, reading, zero
-from ..engine.pd_integrals import conclude_sums_nonnegative
+from ..engine.integrals import conclude_sums_nonnegative
 from ..engine.proofs import conclude_evaluation, exhaust
 from ..engine.sums import conclude_sums
 from .common import DOC

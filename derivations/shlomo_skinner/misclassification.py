@@ -22,7 +22,7 @@ from ..engine.core import (Claim, Proof, Source, all_of, citation, cite, claim, 
 from ..engine.notation import defined, held
 from ..engine.proofs import (Parametrization, cited_form, conclude, conclude_evaluation, conclude_instance, lemma,
                              conclude_pieces, exhaust)
-from ..engine.ss_matrices import conclude_bounds, conclude_extended_pieces
+from ..engine.bounds import conclude_bounds, conclude_extended_pieces
 from .identification import DOC
 
 S4 = Source(DOC, "Section 4, misclassification and epsilon-differential privacy (equations (3), (4))")

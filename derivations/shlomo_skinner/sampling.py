@@ -346,7 +346,7 @@ P_SU_GIVEN_PU = sp.Symbol(r"\Pr(f_c = 1 \mid F_c = 1)", nonnegative=True)
 
 
 def _unique_proportion_proof(c: Claim) -> Proof:
-    from ..engine.ss_matrices import conclude_composed
+    from ..engine.bounds import conclude_composed
     given = {_P_COUNTS: P_SU_GIVEN_PU, _F_POP[0]: 1, _F_SMP[0]: 1, _F_POP[1]: _Nu - 1, _F_SMP[1]: _nu - 1,
              _F_POP[2]: 0, _F_SMP[2]: 0}
     return conclude_composed(

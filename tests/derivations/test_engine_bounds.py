@@ -1,4 +1,4 @@
-"""The conclusions of :mod:`derivations.engine.ss_matrices`: a composed instance of cited results, bounds on a
+"""The conclusions of :mod:`derivations.engine.bounds`: a composed instance of cited results, bounds on a
 notation, and pieces compared on the extended real line.  Each has a true control, and a false statement for each
 way it checks, which must not be PROVED."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ import derivations
 from derivations.engine.core import Claim, Source, verify_inline
 from derivations.engine.notation import held
 from derivations.engine.proofs import CITED_FORMS, conclude
-from derivations.engine.ss_matrices import conclude_bounds, conclude_composed, conclude_extended_pieces
+from derivations.engine.bounds import conclude_bounds, conclude_composed, conclude_extended_pieces
 
 SRC = Source("test", "bounds")
 N, n = sp.symbols("N n", integer=True, positive=True)

@@ -1,4 +1,4 @@
-"""Negative controls of the conclusions of derivations.engine.pd_integrals: for each way they check, a false (or
+"""Negative controls of the conclusions of derivations.engine.integrals: for each way they check, a false (or
 undecidable) statement that must not be PROVED, beside a true control that is.
 
 References: the values of the integrals are computed by hand in each test (elementary antiderivatives), the
@@ -8,10 +8,10 @@ from __future__ import annotations
 import sympy as sp
 
 from derivations.engine.core import Claim, Source, verify_inline
-from derivations.engine.pd_integrals import case_integrals, conclude_integrals, conclude_sums_nonnegative
+from derivations.engine.integrals import case_integrals, conclude_integrals, conclude_sums_nonnegative
 from derivations.engine.proofs import Parametrization, conclude_split
 
-SRC = Source("test", "pd_integrals")
+SRC = Source("test", "integrals")
 t = sp.Symbol("t", real=True)
 c = sp.Symbol("c", real=True)
 lam = sp.Symbol("lambda", positive=True)
@@ -20,7 +20,7 @@ s = sp.Symbol("s", nonnegative=True)
 
 def _claim(lhs, rhs, proof, relation="==", conditions=()):
     kind = "identity" if relation == "==" else "inequality"
-    return Claim(id="t.pd_integrals", title="", source=SRC, kind=kind, lhs=lhs, rhs=rhs, relation=relation,
+    return Claim(id="t.integrals", title="", source=SRC, kind=kind, lhs=lhs, rhs=rhs, relation=relation,
                  conditions=tuple(conditions), proof=proof)
 
 

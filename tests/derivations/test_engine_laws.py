@@ -1,4 +1,4 @@
-"""Negative controls of derivations.engine.kr_laws.conclude_laws: for each way it checks, a false statement (or a
+"""Negative controls of derivations.engine.laws.conclude_laws: for each way it checks, a false statement (or a
 law that is not an instance of its cited result) is refused, and a true control next to it is proved.
 
 The claims are built here over the cited forms of the k-randomization package (no citation is registered by
@@ -9,7 +9,7 @@ import sympy as sp
 
 import derivations
 from derivations.engine.core import Claim, Source, verify_inline
-from derivations.engine.kr_laws import Law, conclude_laws, evaluates_under
+from derivations.engine.laws import Law, conclude_laws, evaluates_under
 from derivations.engine.proofs import Parametrization
 from derivations.k_randomization import common as kc
 

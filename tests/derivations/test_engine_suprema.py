@@ -1,4 +1,4 @@
-"""Suprema over a symbolic range (:mod:`derivations.engine.htm_designs`).
+"""Suprema over a symbolic range (:mod:`derivations.engine.suprema`).
 
 True: sup{k : 0 <= k <= m} = m; sup{k/(k + 1)} over k <= m is m/(m + 1); sup{ln(2^k)} over k <= m is ln 2^m; a
 quotient 1/(m - k) is +oo at k = m; two descriptions of the same range give equal suprema.  Negative controls,
@@ -11,7 +11,7 @@ from __future__ import annotations
 import sympy as sp
 
 from derivations.engine.core import Claim, Source, verify_inline
-from derivations.engine.htm_designs import (Family, Supremum, condition_cases, conclude_same_values,
+from derivations.engine.suprema import (Family, Supremum, condition_cases, conclude_same_values,
                                             conclude_supremum)
 from derivations.engine.proofs import Parametrization
 
@@ -117,7 +117,7 @@ def test_line_split_proves_the_tails_and_refuses_wrong_ones():
     for atoms a_k in [c, d] (U = sum_k q_k e^{-a_k}, V = sum_k q_k e^{a_k}).  Refused: a factor 1 for 1/2 on a tail,
     the left tail form used on the right piece, the claim without the atoms' range (the tail form is then not shown),
     breakpoints not shown ordered, and a sign split on a quantity not shown real."""
-    from derivations.engine.htm_designs import conclude_line_split
+    from derivations.engine.suprema import conclude_line_split
     from derivations.engine.proofs import term_symbol
     z = sp.Symbol("z", real=True)
     c, d = sp.symbols("c d", real=True)
@@ -154,7 +154,7 @@ def test_line_split_proves_the_tails_and_refuses_wrong_ones():
 def test_kept_pieces_must_be_finite_values():
     """A piece kept as written is compared as an opaque number only when its integrand is continuous on a finite
     interval (so the number is finite and cancels): 1/(z - c) is not, (sum_k q_k e^{-|z - a_k|})_+ is."""
-    from derivations.engine.htm_designs import _bounded_in
+    from derivations.engine.suprema import _bounded_in
     z, c = sp.symbols("z c", real=True)
     kk = sp.Symbol("k", integer=True, positive=True)
     K = sp.Symbol("K", integer=True, positive=True)

@@ -20,7 +20,7 @@ PROVED.update({cid: "PROVED (with citations)" for cid in (
     "kr.pmf_between_neighbour", "kr.cdf_recursion_one", "kr.cdf_recursion_zero", "kr.mean", "kr.variance",
     "kr.cdf_difference", "kr.cdf_difference_shift", "kr.cdf_sandwich_lower", "kr.cdf_sandwich_upper",
     "kr.cdf_sandwich_left")})
-# proved for every n and L from cited laws (derivations.engine.kr_laws); once checked on a finite scope only
+# proved for every n and L from cited laws (derivations.engine.laws); once checked on a finite scope only
 PROVED.update({cid: "PROVED (with citations)" for cid in (
     "kr.support_positive", "kr.record_count_law", "kr.quantile_step", "kr.epsilon_pointwise", "kr.conditioning",
     "kr.ratio_conditioning", "kr.ratio_conditioning_read", "kr.count_law_enumerated")})
