@@ -872,7 +872,7 @@ def aggregated_search(n, q, *, epsilon=None, delta=None, max_evaluations=None, r
     w/(2N) relative, the fair-coin bound (intervals of 16 records or more, the epsilon search) by about
     (1 - 1/(2p)) w/(2N), while the values of neighbouring k differ by O(N^-1.5) relative near the
     maximum, so a complete search evaluates a few hundred to several thousand k (against n for the full
-    scan), and a search to rtol about 2 (1 - 1/(2p))/rtol (170-320 at rtol = 1e-3, n = 10^6 .. 10^8;
+    scan), and a search to rtol about 2 (1 - 1/(2p))/rtol (170-480 at rtol = 1e-3, n = 10^6 .. 10^8;
     benchmarks/bench_shuffle_rr.py).
 
     Source: k-randomization (003), Section 3.1; the remove-records bound ``kr.agg.remove_records`` and the

@@ -185,7 +185,7 @@ def test_verify_prints_strengths_and_show_lists_citations_readings_findings(caps
 
 # -- fail safe: tracebacks --------------------------------------------------------------------------
 def test_calibrate_epsilon_800_no_traceback(capsys):
-    """eps > 709 overflowed math.exp in the library (issue 11)."""
+    """eps > 709 once overflowed math.exp in the library."""
     try:
         rc, out, err = run(capsys, "calibrate", *SRS_100, "--epsilon", "800", "--delta", "1e-6")
     except OverflowError as exc:

@@ -988,7 +988,8 @@ claim(id="ss.structural_floor",
            "sum_{j~: M[j~, j2] = 0} M[j~, j1] times (sum_{j~: M[j~, j2] > 0} M[j~, j2])^{n-1}, which the engine "
            "shows equal to the right side for every a, b in [0, 1] and symbolic n. Also checked exactly for n <= 3.",
       limitation="The upper bound (the table's floor at most the right side) rests on the records' floor, which "
-                 "is the right side's own formula, so it is argued; the lower bound (attained) is checked for every n.")
+                 "is the right side's own formula, so it is argued; the lower bound (attained) is shown by the "
+                 "engine for every n.")
 
 # Bernoulli sampling before misclassification: each unit releases nothing (1 - p) or j~ (p M[j~, x])
 _ps = sp.Symbol("p", positive=True)

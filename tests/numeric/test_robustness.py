@@ -1,7 +1,7 @@
 """Fail-safe numerics: every public function either names the parameter it refuses or returns a
 result without NaN, equal to the exact value where one is known.
 
-Two parts.  (1) The reproducers of issue 11 section 2, one test each, every reference worked
+Two parts.  (1) The reproducers of earlier failures, one test each, every reference worked
 independently of the code under test (a limit or closed form by hand, exact fractions, or mpmath
 at 50-60 digits; each test says which).  (2) The property test over the table of input classes in
 ``_input_classes.py``: NaN, +-inf, values outside the domain and on its boundary, wrong types,
