@@ -275,7 +275,9 @@ def _binary_scales(N: np.ndarray, n: np.ndarray, eps: float, delta: float, noise
 def _gaussian_delta(eps, sensitivity, sigma):
     """delta(eps) of the Gaussian mechanism with this L2 sensitivity and sigma (Balle and Wang, "Improving the
     Gaussian mechanism for differential privacy", ICML 2018, Theorem 8), in mpmath:
-    Phi(D/(2 sigma) - eps sigma/D) - e^eps Phi(-D/(2 sigma) - eps sigma/D)."""
+    Phi(D/(2 sigma) - eps sigma/D) - e^eps Phi(-D/(2 sigma) - eps sigma/D).  The float form of the profile
+    (``numeric.profile.kernels._mechanism_delta``), and the census calibration built on it, are upper values
+    whose rounding is about 1e-6 relative at delta near 1e-9: too loose for the bisection's 1e-12."""
     import mpmath
 
     a, c = sensitivity / (2 * sigma), eps * sigma / sensitivity

@@ -185,13 +185,6 @@ citation("pure_dp_likelihood_ratio", "Pure differential privacy of discrete laws
          "of pairs is ln sup p_x(y)/p_x'(y) over the pairs and those y, a ratio with p_x'(y) = 0 < p_x(y) being +oo.",
          "C. Dwork, A. Roth, The Algorithmic Foundations of Differential Privacy (2014), Def. 2.4 and Sec. 3.5.1 "
          "(the privacy loss ln(Pr[M(x) = xi]/Pr[M(y) = xi]) of an outcome xi).")
-citation("image_measure_change_of_variables", "Change of variables for an image measure (discrete case)",
-         "For a probability p on a finite set S, a map T: S -> R and a function g, sum_s p(s) g(T(s)) = "
-         "sum_{y in T(S)} g(y) p(T^{-1}{y}): the integral of g(T) is the integral of g against the law "
-         "p o T^{-1} of T (a finite sum regrouped by the values of T).",
-         "P. Billingsley, Probability and Measure, 3rd ed. (1995), Thm 16.13 (change of variable); W. Feller, An "
-         "Introduction to Probability Theory and Its Applications I, 3rd ed. (1968), IX.2 (expectation of a "
-         "function of a random variable).")
 citation("metric_triangle_inequality", "Triangle inequality of the Hamming distance",
          "The number of coordinates in which two sequences of equal length differ is a metric: d(x, z) <= d(x, y) + "
          "d(y, z).",
@@ -202,11 +195,6 @@ citation("least_natural_attained", "An infimum of natural numbers is a least ele
          "element, so an infimum over it is attained.",
          "W. Rudin, Principles of Mathematical Analysis, 3rd ed. (1976), Def. 1.8; H. B. Enderton, Elements of Set "
          "Theory (1977), Ch. 4 (the well-ordering of the natural numbers).")
-citation("order_statistic_counts", "Order statistics by counting",
-         "For reals w_1, ..., w_n and 1 <= m <= n, the m-th smallest w_(m) satisfies w_(m) <= c iff at least m of the "
-         "w_i are <= c, and w_(m) >= c iff at most m - 1 of the w_i are < c.",
-         "H. A. David, H. N. Nagaraja, Order Statistics, 3rd ed. (2003), Sec. 2.1 (X_(r) is at most x iff at "
-         "least r of the X_i are at most x).")
 citation("integral_additivity", "Additivity of the integral over adjacent intervals",
          "For a nonnegative measurable (or integrable) f and a <= c <= d, int_{(a, d)} f = int_{(a, c)} f + "
          "int_{(c, d)} f: the integral is additive over disjoint sets (a point has measure 0), infinite ends included.",
