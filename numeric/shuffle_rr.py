@@ -363,7 +363,7 @@ def _eps_k_bracket(tails: _Tails, p: float, q: float, delta: float):
     v_lo = v_mid * (1 - eta)
     u_lo = u_mid * (1 - eta)
     v_up = v_mid * (1 + eta) + out
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):     # an overflow is +inf: an upper value
         ratio = np.where(v_lo > 0, (u_up - delta) / v_lo, np.where(u_up > delta, np.inf, 0.0))
         ratio_lo = np.where(v_up > 0, (u_lo - delta) / v_up, 0.0)
     m = float(np.max(ratio))
@@ -654,7 +654,7 @@ def _pair_eps(P, Q, delta):
     with np.errstate(divide="ignore"):
         order = np.argsort(-(np.log(P) - np.log(Q)))
     cp, cq = np.cumsum(P[order]), np.cumsum(Q[order])
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):     # an overflow is +inf: an upper value
         r = np.where(cq > 0, (cp - delta) / cq, np.where(cp > delta, np.inf, 0.0))
     m = float(np.max(r))
     return 0.0 if m <= 1.0 else math.log(m)

@@ -432,3 +432,18 @@ def test_exact_is_below_the_clone_bound(n, eps0):
     on the two independently computed values."""
     q = q_of(eps0)
     assert nm.aggregated_epsilon(n, q, 1e-6) <= nm.fmt_clone_bound(n, eps0, 1e-6)
+
+
+def test_a_tiny_lie_probability_overflows_nothing_and_stays_above_the_exact_value():
+    """q = 3.16e-65 (found by the property test of test_robustness.py): the ratio of tails overflowed a float
+    divide and raised a warning.  Now, with warnings as errors, the value is finite and never below the exact
+    epsilon (reference: every k enumerated in mpmath at 150 digits, eps_exact_mp) and within 1e-9 of it."""
+    import warnings
+
+    n, q, delta = 12, 3.1606931699379133e-65, 1e-3
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = nm.aggregated_epsilon(n, q, delta)
+    with mpmath.workdps(150):         # 1 - q must keep q: 60 digits would round it to 1
+        exact = max(eps_exact_mp(*laws(n - 1, k, q), delta) for k in range(n))
+    assert math.isfinite(got) and exact <= got <= exact * (1 + 1e-9), (got, exact)
