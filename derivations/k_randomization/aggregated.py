@@ -312,17 +312,14 @@ claim(id="kr.agg.threshold_form",
 # -- the worst dataset, measured -------------------------------------------------------------------------
 finding("kr.finding.worst_dataset", S31,
         "'Every other record equal' (k = n - 1 ones among the other records) is not always the worst dataset, "
-        "but it is close: at delta = 1e-6, eps0 = ln(p/q) in {0.5, 1, 2, 4}, the certified search over every k "
-        "(numeric.shuffle_rr.aggregated_epsilon; benchmarks/bench_shuffle_rr.py) finds the maximum at k = n - 1 or "
-        "within 8 of it for n = 10^2 .. 10^5 (1 below at n = 100 and 10^5 for eps0 = 0.5; 2 and 3 below at n = 10^3, "
-        "10^4 for eps0 = 2; 8 below at n = 10^5 for eps0 = 1 and 4). At n = 10^6 the place is not resolved for "
-        "eps0 = 0.5 and 1: the certified upper ends peak 1,840 and 2,639 below n - 1, but there thousands of k "
-        "agree to within the search's rounding allowance (1e-8 relative), and the same search with a 1e-12 "
-        "allowance (not certified) puts the maximum 19 and 1 below n - 1 (3 below for eps0 = 2, at n - 1 for "
-        "eps0 = 4). The value at k = n - 1 falls short of the "
-        "maximum by 7.8e-4 relative at most (n = 100, eps0 = 0.5), by 1.4e-4 at n = 10^3, 4.7e-5 at 10^4, "
-        "2.6e-5 at 10^5 (eps0 = 4), and by less than 1.6e-5 at 10^6 (the resolution of the certified brackets there: "
-        "the shortfall is not resolved from 0). As a lower-bound instance, k = n - 1 gives the exact epsilon to "
-        "within 0.08 % on this grid; as a worst case it is refuted (n = 50, eps0 = 4, eps = 0.4: the worst k is 41, "
-        "tests/numeric/test_shuffle_rr_search.py).",
+        "but it is close: at delta = 1e-6, eps0 = ln(p/q) in {0.5, 1, 2, 4}, the complete certified search over "
+        "every k (numeric.shuffle_rr.aggregated_epsilon, brackets at most 2.7e-8 relative wide; "
+        "benchmarks/bench_shuffle_rr.py) finds the maximum at k = n - 1 or within 35 of it for n = 10^2 .. 10^8: "
+        "1 below at n = 100 (eps0 = 0.5); 2 and 3 below at n = 10^3 and 10^4 (eps0 = 2); 1, 8, 0, 8 below at 10^5; "
+        "19, 1, 3, 0 at 10^6; 1, 5, 8, 7 at 10^7; 35, 6, 19, 15 at 10^8 (eps0 = 0.5, 1, 2, 4). The value at "
+        "k = n - 1 falls short of the maximum by at most 7.8e-4 relative at n = 100 (eps0 = 0.5), 1.4e-4 at 10^3, "
+        "4.7e-5 at 10^4, 2.6e-5 at 10^5 (eps0 = 4), 6.8e-7 at 10^6 (eps0 = 1), 2.2e-7 at 10^7 and 9.9e-8 at 10^8 "
+        "(eps0 = 4; upper ends of the certified shortfalls). As a lower-bound instance, k = n - 1 gives the exact "
+        "epsilon to within 0.08 % on this grid, and to within 1e-6 from n = 10^6; as a worst case it is refuted "
+        "(n = 50, eps0 = 4, eps = 0.4: the worst k is 41, tests/numeric/test_shuffle_rr_search.py).",
         claims=("kr.agg.remove_records", "kr.agg.threshold_form", "kr.agg.symmetry"))
