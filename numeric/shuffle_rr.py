@@ -45,8 +45,9 @@ and on the rounding.  The threshold form is then taken at the maximiser, located
 and certified by the log-concavity of b (:func:`_eps_laws`): about 20 microseconds a law when many are
 evaluated together, so the search splits its 32 best intervals at once and evaluates their halves in one
 call.  The relative errors are about 1e-10, so brackets are about 1e-9 relative wide (the window's 2 eta
-absolute on eps was 1e-5 relative at n = 10^6).  Smaller laws, the profile (delta given eps) and any law
-whose certificate does not close use the window below.
+absolute on eps was 1e-5 relative at n = 10^6).  The profile (delta given eps) takes the threshold form at
+the crossing of c(eps) in the same way (:func:`_delta_laws`; no iteration: eps is given).  Smaller laws and
+any law whose certificate does not close use the window below.
 
 *Rounding.*  Every returned epsilon or delta is an upper bound of the exact one: the pmf of B_k is
 known on a window whose outside mass is bounded (Bernstein's inequality), the window's tail sums are
@@ -551,6 +552,87 @@ def _eps_laws(counts, q, delta, log_tail, hint=None):
     return upper, lower
 
 
+def _delta_laws(counts, q, eps):
+    """(upper, lower) bounds of H_eps(B + Ber(p) || B + Ber(q)), shape (laws, eps), for each law
+    B = Bin(a, p) + Bin(b, q) (rows (a, b, 0)) at every eps of a 1-d array (0 <= eps < ln(p/q)).
+
+    Laws of variance at least _SADDLE_MIN_VAR: the threshold form (``kr.agg.threshold_form``)
+    H_eps = max_t D(t), D(t) = alpha b(t-1) - beta G(t), alpha = p - e^eps q, beta = e^eps - 1, is attained
+    at the first t with rho(t) = b(t-1)/b(t) >= c(eps) (b log-concave); the points t_1 < ... < t_C about
+    the saddle point of ln c(eps) hold it when rho(t_1) < c(eps) <= rho(t_C) (checked on bounds of rho and
+    c), and then H_eps is at most the largest upper bound of D over them (b and G from numeric._saddle with
+    their error bounds).  Values below about 1e-300 may come out as 0 (exp underflows): the caller floors
+    every value at _FLOOR.  Others take the window (None in the returned mask)."""
+    from . import _saddle
+
+    counts = np.asarray(counts, dtype=float)
+    eps = np.asarray(eps, dtype=float)
+    L, m = counts.shape[0], eps.size
+    p = 1.0 - q
+    r = np.array([p, q, 0.5])
+    upper = np.full((L, m), np.nan)
+    lower = np.full((L, m), np.nan)
+    var = counts @ (r * (1.0 - r))
+    live = np.flatnonzero(var >= _SADDLE_MIN_VAR)
+    if live.size and m:
+        c = np.repeat(counts[live], m, axis=0)                  # one row per (law, eps)
+        e = np.tile(eps, live.size)
+        s = np.sqrt(np.repeat(var[live], m))
+        lc_lo, lc_hi = _ln_c_bounds(e, p, q)
+        lc = np.where(np.isfinite(lc_lo), 0.5 * (lc_lo + lc_hi), 0.0)
+        theta = np.maximum(lc, 1.5 / s)
+        t = np.round(_saddle.mean_tilt(c, r, np.maximum(lc, 0.0)) + 0.5)
+        _, c_lo, c_hi = _ln_odds(q)
+        pp = p + ((1.0 - p) - q)
+        x_lo, x_hi = e - c_hi, e - c_lo
+        x_lo, x_hi = x_lo - 2 * _U * np.abs(x_lo), x_hi + 2 * _U * np.abs(x_hi)
+        a_up = -pp * np.expm1(x_lo) * (1 + 4 * _U)               # alpha = p - e^eps q, bracketed
+        a_lo = -pp * np.expm1(x_hi) * (1 - 4 * _U)
+        b_up, b_lo = np.expm1(e) * (1 + 2 * _U), np.expm1(e) * (1 - 2 * _U)    # beta = e^eps - 1
+        up = np.full(c.shape[0], np.nan)
+        lo = np.full(c.shape[0], np.nan)
+        todo = np.arange(c.shape[0])
+        half = 2
+        spec = None
+        for _ in range(3):
+            if not todo.size:
+                break
+            x0, C = t[todo] - half - 1.0, 2 * half + 2
+            if spec is None:
+                spec = _saddle.Spectrum(c, r, theta, s + 16.0)
+                f = spec.at(x0, C)
+            else:
+                f = _saddle.at_points(c[todo], r, theta[todo], x0, C)
+            b1, eb1 = np.exp(f["lb"][:, :-1]), f["eb"][:, :-1]
+            G, eG = np.exp(f["lG"][:, 1:]), f["eG"][:, 1:]
+            au, al = a_up[todo][:, None], a_lo[todo][:, None]
+            bu, bl = b_up[todo][:, None], b_lo[todo][:, None]
+            with np.errstate(invalid="ignore", over="ignore"):
+                pos_u, neg_u = au * b1 * (1 + eb1), bl * G * (1 - eG)
+                pos_l, neg_l = al * b1 * (1 - eb1), bu * G * (1 + eG)
+                d_up = pos_u - neg_u + 4 * _U * (pos_u + neg_u)
+                d_lo = pos_l - neg_l - 4 * _U * (pos_l + neg_l)
+                lr = theta[todo][:, None] + f["lbt"][:, :-1] - f["lbt"][:, 1:]
+                er = 1.1 * (f["ebt"][:, :-1] + f["ebt"][:, 1:]) + 8 * _U * (1 + np.abs(lr))
+                ok = (lr[:, 0] + er[:, 0] < lc_lo[todo]) & (lr[:, -1] - er[:, -1] >= lc_hi[todo])
+                sound = np.all(np.isfinite(eb1) & (eb1 < _SADDLE_ETA_MAX) & np.isfinite(eG)
+                               & (eG < _SADDLE_ETA_MAX), axis=1) & np.isfinite(lc_lo[todo])
+            done = ((ok | (not _CHECK_CROSSING)) & sound)
+            up[todo[done]] = np.max(np.maximum(d_up[done], 0.0), axis=1)
+            lo[todo[done]] = np.max(np.maximum(d_lo[done], 0.0), axis=1)
+            miss = ~done & sound
+            fix = todo[miss]
+            if fix.size:                                  # move the points by the slope of ln rho (about 1/V)
+                vt = _saddle.tilted(c[fix], r, theta[fix])[3]
+                t[fix] = t[fix] + np.round((0.5 * (lc_lo[fix] + lc_hi[fix]) - lr[miss, half]) * vt)
+            todo = fix
+            half = 4 * half
+        up = np.where(up > 0, np.nextafter(up * (1 + 8 * _U), np.inf), up)
+        upper[live] = np.minimum(up, 1.0).reshape(live.size, m)
+        lower[live] = lo.reshape(live.size, m)
+    return upper, lower
+
+
 # == over k: branch and bound with the remove-records bound ====================================================
 class _Search:
     """Branch and bound over k in [0, N]; ``value(N', k)`` returns upper bounds (a float or a 1-d array), or
@@ -824,16 +906,34 @@ def _eps_search(n, q, delta, max_evaluations=None, rtol=None, cpu_budget=None):
 def _delta_search(n, q, eps, max_evaluations=None, rtol=None, cpu_budget=None):
     p, eps0 = _points(n, q)
     live = eps < eps0
+    N = n - 1
 
-    def value(Np, k):
-        out = np.zeros(eps.size)
-        low = np.zeros(eps.size)
-        if live.any():   # a floor common to every k (>= the outside-mass term) lets the search prune there
-            up, lo = _delta_k_bracket(_Tails(Np, k, q, _L_PROFILE), p, q, eps[live])
-            out[live], low[live] = np.maximum(up, _FLOOR), lo
+    def values(rows):
+        """(upper, lower) of shape (len(rows), eps.size): the kernel where it certifies, else the window; a
+        floor common to every k (>= the window's outside-mass term) lets the search prune there."""
+        out = np.zeros((len(rows), eps.size))
+        low = np.zeros((len(rows), eps.size))
+        if live.any():
+            up, lo = _delta_laws(np.array(rows, dtype=float), q, eps[live])
+            for i in np.flatnonzero(~np.all(np.isfinite(up), axis=1)):
+                a, b, _ = rows[i]
+                up[i], lo[i] = _delta_k_bracket(_Tails(a + b, a, q, _L_PROFILE), p, q, eps[live])
+            out[:, live], low[:, live] = np.maximum(up, _FLOOR), lo
         return out, low
 
-    s = _Search(n - 1, value)
+    def value(Np, k):
+        up, lo = values([(k, Np - k, 0)])
+        return up[0], lo[0]
+
+    def prefetch(search, intervals):
+        """The bounds of many intervals (points included) in one call: the law without the records between."""
+        keys = {(N - (b - a), a): (a, N - b, 0) for a, b in intervals if (N - (b - a), a) not in search.cache}
+        if keys:
+            up, lo = values(list(keys.values()))
+            for key, u, lw in zip(keys, up, lo):
+                search.store(key, (u, lw))
+
+    s = _Search(N, value, None, prefetch, _BATCH)
     best, best_k, upper = s.run(max_evaluations=max_evaluations, rtol=rtol, cpu_budget=cpu_budget)
     s.upper = np.minimum(upper, 1.0)
     s.best_lower = np.array([s.lower(k)[i] for i, k in enumerate(np.atleast_1d(best_k))])
@@ -940,7 +1040,9 @@ def aggregated_profile(n, q, epsilons, L=1, *, cpu_budget=_CPU_BUDGET):
     absolute (for eps < L ln(p/q), values under 2 e^-100 = 7.4e-44 are reported as 7.4e-44) plus
     ~1e-15 eps absolute from the rounding of p - e^eps q, which cancels as eps approaches L ln(p/q).
     Cost: one branch and bound for the whole vector (an interval is dropped when its bound is below
-    the best value at every eps); n = 10^4 with 21 eps takes ~10 s of CPU.  delta = 0 exactly for
+    the best value at every eps); one eps at n = 10^6 takes about 0.1 s of CPU, at 10^8 about 3 s (the
+    Fourier kernel, as for :func:`aggregated_epsilon`); n = 10^4 with 21 eps from 0 to 0.9 ln(p/q) about
+    6 s (values far in the tail, near 1e-38, are sensitive to every k, so the search nears a full scan).  delta = 0 exactly for
     eps >= L ln(p/q) (``kr.agg.pure_epsilon``), decided against the exact ln(p/q) (the floats around
     it are found in mpmath), so that no eps below it is given delta = 0.
 
