@@ -1,7 +1,8 @@
 """The pmf and upper tail of a sum of independent Bernoulli groups at a few points, by Fourier inversion
 at an exponential tilt, in a cost that does not grow with the number of records.
 
-B = sum_g Bin(c_g, r_g) (a few groups; in the aggregated randomized response r = p, q and 1/2).  For a tilt
+B = sum_g Bin(c_g, r_g) (a few groups; in the aggregated randomized response Bin(a, p), Bin(b, q) and
+Bin(m, 1/2), the first given as a - Bin(a, q), a flipped group, so that every probability is exact).  For a tilt
 theta the tilted law b_theta(s) = b(s) e^(theta s) / M(theta), M(theta) = E e^(theta B), is again such a
 sum, of Bin(c_g, r_g(theta)) with r(theta) = r e^theta / (1 - r + r e^theta), and its characteristic
 function is known in closed form:
@@ -45,20 +46,30 @@ def _bernstein_tail(a, var):
     return np.exp(-a * a / (2.0 * (var + a / 3.0)))
 
 
-def tilted(counts, r, theta):
-    """(r(theta) (L, G), ln M(theta) (L,), mean (L,), variance (L,)) of the tilted law at tilts theta (L,)."""
-    e = np.expm1(theta)[:, None]
+def _signs(r, flip):
+    """+1 for a group Bin(c, r), -1 for a flipped group c - Bin(c, r) (the law of Bin(c, 1 - r), given through
+    r when 1 - r is not a float: Bin(c, p) as c - Bin(c, q) keeps p = 1 - q exact)."""
+    return np.ones(len(r)) if flip is None else np.where(np.asarray(flip, dtype=bool), -1.0, 1.0)
+
+
+def tilted(counts, r, theta, flip=None):
+    """(r(theta) (L, G), ln M(theta) (L,), mean (L,), variance (L,)) of the tilted law at tilts theta (L,).
+    A flipped group c - X is tilted through X at -theta: ln E e^(theta (c - X)) = theta c + ln E e^(-theta X)."""
+    sg = _signs(r, flip)
+    e = np.expm1(theta[:, None] * sg)
     rt = r * (1.0 + e) / (1.0 + r * e)
-    lnM = np.sum(counts * np.log1p(r * e), axis=1)
-    mean = np.sum(counts * rt, axis=1)
+    lnM = np.sum(counts * (np.log1p(r * e) + np.where(sg < 0, theta[:, None], 0.0)), axis=1)
+    mean = np.sum(counts * np.where(sg < 0, 1.0 - rt, rt), axis=1)
     var = np.sum(counts * rt * (1.0 - rt), axis=1)
     return rt, lnM, mean, var
 
 
-def mean_tilt(counts, r, theta):
-    """The mean of the tilted law at tilts theta (any shape broadcasting with counts' rows)."""
-    e = np.expm1(theta)[..., None]
-    return np.sum(counts * (r * (1.0 + e) / (1.0 + r * e)), axis=-1)
+def mean_tilt(counts, r, theta, flip=None):
+    """The mean of the tilted law at tilts theta (L,)."""
+    sg = _signs(r, flip)
+    e = np.expm1(np.asarray(theta, dtype=float)[:, None] * sg)
+    rt = r * (1.0 + e) / (1.0 + r * e)
+    return np.sum(counts * np.where(sg < 0, 1.0 - rt, rt), axis=1)
 
 
 class Spectrum:
@@ -66,11 +77,12 @@ class Spectrum:
     any points within ``allow`` of each law's tilted mean (the period is chosen for that distance; a point
     farther out is still bounded, with the actual distance)."""
 
-    def __init__(self, counts, r, theta, allow):
+    def __init__(self, counts, r, theta, allow, flip=None):
         counts = np.asarray(counts, dtype=float)
         self.theta = theta = np.asarray(theta, dtype=float)
         self.total = counts.sum(axis=1)
-        _, self.lnM, self.mean, self.var = rt_lnM_mean_var = tilted(counts, r, theta)
+        sg = _signs(r, flip)
+        _, self.lnM, self.mean, self.var = rt_lnM_mean_var = tilted(counts, r, theta, flip)
         rt, var = rt_lnM_mean_var[0], self.var
         # the period: the tilted bump and (for G) the left tail e^(-theta j) of h both below about e^-_L_ALIAS
         self.reach = _L_ALIAS / 3.0 + np.sqrt((_L_ALIAS / 3.0) ** 2 + 2.0 * _L_ALIAS * var)
@@ -96,8 +108,12 @@ class Spectrum:
             lr = 0.5 * np.log1p(-4.0 * rg * (1.0 - rg) * s2)
             ar = np.arctan2(rg * sw, 1.0 - 2.0 * rg * s2)
             re += c * lr
-            im += c * ar
-            mag += c * (np.abs(lr) + np.abs(ar))
+            if sg[g] < 0:                                       # phi of c - X: e^(iwc) times phi_X(-w)
+                im += c * (w - ar)
+                mag += c * (np.abs(lr) + np.abs(ar) + w)
+            else:
+                im += c * ar
+                mag += c * (np.abs(lr) + np.abs(ar))
         self.amp = np.exp(re)                                    # |phi(w_j)|
         self.im, self.mag = im, mag
         # G: K(w) = 1/(1 - e^(-theta) e^(-iw)); 1 - e^(-theta) cos w = -expm1(-theta) + 2 e^(-theta) sin^2(w/2)
@@ -179,10 +195,10 @@ class Spectrum:
         return out
 
 
-def at_points(counts, r, theta, x0, C, tails=True):
-    """:meth:`Spectrum.at` of the laws (counts (L, G) of groups with probabilities r (G,)) tilted by theta (L,)
-    > 0 (near the saddle point of the points x0 .. x0 + C - 1)."""
+def at_points(counts, r, theta, x0, C, tails=True, flip=None):
+    """:meth:`Spectrum.at` of the laws (counts (L, G) of groups with probabilities r (G,), ``flip`` as in
+    :func:`tilted`) tilted by theta (L,) > 0 (near the saddle point of the points x0 .. x0 + C - 1)."""
     x0 = np.asarray(x0, dtype=float)
-    mean = tilted(np.asarray(counts, dtype=float), r, np.asarray(theta, dtype=float))[2]
+    mean = tilted(np.asarray(counts, dtype=float), r, np.asarray(theta, dtype=float), flip)[2]
     allow = np.maximum(np.abs(x0 - mean), np.abs(x0 + C - 1 - mean))
-    return Spectrum(counts, r, theta, allow).at(x0, C, tails)
+    return Spectrum(counts, r, theta, allow, flip).at(x0, C, tails)

@@ -389,6 +389,7 @@ def _eps_k_bracket(tails: _Tails, p: float, q: float, delta: float):
 
 
 # == one k, many at once: the threshold form at the located maximiser ==========================================
+_FLIP = np.array([True, False, False])  # the kernel's groups: a - Bin(a, q) = Bin(a, p), Bin(b, q), Bin(m, 1/2)
 _SADDLE_MIN_VAR = 400.0        # the Fourier kernel (numeric._saddle) for laws of at least this variance
 _CHECK_CROSSING = True         # the certificate's check that the exact crossing lies among the points (a test
                                # turns it off to show that the values are then understated)
@@ -417,7 +418,8 @@ def _ln_c_bounds(eps, p, q):
     p_lo = (1.0 - p) - q
     pp = p + p_lo
     with np.errstate(invalid="ignore", divide="ignore"):
-        A = (p - q) + pp * np.expm1(eps)            # e^eps p - q, no cancellation
+        A = (1.0 - 2.0 * q) + pp * np.expm1(eps)    # e^eps p - q, no cancellation (1 - 2q exact for q >= 1/4,
+        #                                             where p - q of the rounded p is not)
         x_lo, x_hi = eps - c_hi, eps - c_lo          # eps - ln(p/q) < 0, bracketed
         x_lo = x_lo - 2 * _U * np.abs(x_lo)
         x_hi = x_hi + 2 * _U * np.abs(x_hi)
@@ -453,98 +455,99 @@ def _eps_laws(counts, q, delta, log_tail, hint=None):
     delta = np.broadcast_to(np.asarray(delta, dtype=float), (counts.shape[0],)).copy()
     L = counts.shape[0]
     p = 1.0 - q
-    r = np.array([p, q, 0.5])
+    r = np.array([q, q, 0.5])                            # Bin(a, p) as a - Bin(a, q): every probability exact
     upper = np.full(L, np.nan)
     lower = np.full(L, np.nan)
-    mu = counts @ r
     var = counts @ (r * (1.0 - r))
     sd = np.sqrt(var)
     gap = 1.0 - 2.0 * q                                  # p - q (exact for q >= 1/4)
     eps_odds = _ln_odds(q)[1]
     live = np.flatnonzero(var >= _SADDLE_MIN_VAR)
-    if live.size:
-        c, d, s = counts[live], delta[live], sd[live]
-        th_min = 1.5 / s
-        # the start: the normal pair's threshold; one spectrum serves the Dinkelbach steps (eps from R at a
-        # point, the next point where rho = c(eps), about the saddle point of ln c(eps)) while they stay near it
-        if hint is not None and 0.0 < hint < eps_odds:   # an epsilon near those sought: start at its crossing
-            with np.errstate(invalid="ignore", over="ignore"):
-                lc0 = math.log((gap + p * math.expm1(hint)) / (p - math.exp(hint) * q))
-            theta = np.maximum(np.full(live.size, lc0 if math.isfinite(lc0) else 0.0), th_min)
-            steps = 2
-        else:
-            theta = np.maximum(_gauss_start(d, gap, s) / s, th_min)
-            steps = 3
-        spec = _saddle.Spectrum(c, r, theta, s + 16.0)
-        t = np.round(_saddle.mean_tilt(c, r, theta) + 0.5)
-        for _ in range(steps):
-            f = spec.at(t - 1.0, 2)
-            b1, G = np.exp(f["lb"][:, 0]), np.exp(f["lG"][:, 1])
-            R = (G + p * b1 - d) / (G + q * b1)
-            eps = np.log(np.clip(R, 1.0, None))
-            with np.errstate(invalid="ignore", over="ignore"):
-                lc = np.log((gap + p * np.expm1(eps)) / (p - np.exp(eps) * q))
-            lc = np.where(np.isfinite(lc), lc, 0.0)
-            t = np.round(_saddle.mean_tilt(c, r, np.maximum(lc, 0.0)) + 0.5)
-        theta = np.maximum(lc, th_min)
-        far = np.abs(t - spec.mean) > s + 8.0
-        if np.any(far):
-            spec = _saddle.Spectrum(c, r, np.where(far, theta, spec.theta), s + 16.0)
-        up = np.full(live.size, np.nan)
-        lo = np.full(live.size, np.nan)
-        todo = np.arange(live.size)
-        half = 2
-        for _ in range(3):                               # certify; shift the points where they miss
-            if not todo.size:
-                break
-            di, ti, thi = d[todo], t[todo], spec.theta[todo]
-            # the points t_1 .. t_C = t - half .. t + half, and b from t_1 - 1
-            x0, C = ti - half - 1.0, 2 * half + 2
-            f = _saddle.at_points(c[todo], r, thi, x0, C) if todo.size < live.size else spec.at(x0, C)
-            lb, eb, lbt, ebt = f["lb"], f["eb"], f["lbt"], f["ebt"]
-            lG, eG = f["lG"][:, 1:], f["eG"][:, 1:]
-            b1, eb1 = np.exp(lb[:, :-1]), eb[:, :-1]     # b(t - 1) at each point
-            G = np.exp(lG)
-            with np.errstate(invalid="ignore", over="ignore"):
-                pb_up, pb_lo = gap * b1 * (1 + eb1) * (1 + 2 * _U), gap * b1 * (1 - eb1) * (1 - 2 * _U)
-                num_up = pb_up - di[:, None] + 4 * _U * (pb_up + di[:, None])
-                num_lo = pb_lo - di[:, None] - 4 * _U * (pb_lo + di[:, None])
-                den_lo = (G * (1 - eG) + q * b1 * (1 - eb1)) * (1 - 4 * _U)
-                den_up = (G * (1 + eG) + q * b1 * (1 + eb1)) * (1 + 4 * _U)
-                x_up = np.where(num_up >= 0, num_up / den_lo, num_up / den_up)
-                x_lo = np.where(num_lo >= 0, num_lo / den_up, num_lo / den_lo)
-                x_up = x_up + 4 * _U * np.abs(x_up)
-                x_lo = x_lo - 4 * _U * np.abs(x_lo)
-                e_up = np.where(x_up > 0, np.log1p(x_up) * (1 + 4 * _U), 0.0)
-                e_lo = np.where(x_lo > 0, np.log1p(x_lo) * (1 - 4 * _U), 0.0)
-            eu = np.max(e_up, axis=1)
-            el = np.max(e_lo, axis=1)
-            # rho(t) = e^theta b_theta(t-1)/b_theta(t), bounded
-            lr = thi[:, None] + lbt[:, :-1] - lbt[:, 1:]
-            er = 1.1 * (ebt[:, :-1] + ebt[:, 1:]) + 8 * _U * (1 + np.abs(lr))
-            lr_up, lr_lo = lr + er, lr - er
-            lc_lo, lc_hi = _ln_c_bounds(eu, p, q)
-            with np.errstate(invalid="ignore"):
-                ok_left = lr_up[:, 0] < lc_lo
-                ok_right = lr_lo[:, -1] >= lc_hi
-                sound = np.all(np.isfinite(eb) & (eb < _SADDLE_ETA_MAX), axis=1) & \
-                    np.all(np.isfinite(eG) & (eG < _SADDLE_ETA_MAX), axis=1) & (eu < eps_odds)
-            done = ((ok_left & ok_right) | (not _CHECK_CROSSING)) & sound
-            up[todo[done]] = eu[done]
-            lo[todo[done]] = np.minimum(el[done], eu[done])
-            # where the crossing lies outside the points: move them by the slope of ln rho (about 1/V)
-            miss = ~done & sound & np.isfinite(lc_lo)
-            fix = todo[miss]
-            if fix.size:
-                lc_mid = 0.5 * (lc_lo[miss] + lc_hi[miss])
-                centre = lr[miss, half]
-                vt = _saddle.tilted(c[fix], r, thi[miss])[3]
-                t[fix] = ti[miss] + np.round((lc_mid - centre) * vt)
-            todo = fix
-            half = 4 * half
-        ok = np.isfinite(up)
-        upper[live[ok]] = np.where(up[ok] > 0, np.nextafter(up[ok] + 4 * _U, np.inf), 0.0)
-        lower[live[ok]] = lo[ok]
+    with np.errstate(all="ignore"):                 # every invalid value is caught by the checks
+        if live.size:
+            c, d, s = counts[live], delta[live], sd[live]
+            th_min = 1.5 / s
+            # the start: the normal pair's threshold; one spectrum serves the Dinkelbach steps (eps from R at a
+            # point, the next point where rho = c(eps), about the saddle point of ln c(eps)) while they stay near it
+            if hint is not None and 0.0 < hint < eps_odds:   # an epsilon near those sought: start at its crossing
+                with np.errstate(invalid="ignore", over="ignore"):
+                    lc0 = math.log((gap + p * math.expm1(hint)) / (-p * math.expm1(hint - _ln_odds(q)[0])))
+                theta = np.maximum(np.full(live.size, lc0 if math.isfinite(lc0) else 0.0), th_min)
+                steps = 2
+            else:
+                theta = np.maximum(_gauss_start(d, gap, s) / s, th_min)
+                steps = 3
+            spec = _saddle.Spectrum(c, r, theta, s + 16.0, _FLIP)
+            t = np.round(_saddle.mean_tilt(c, r, theta, _FLIP) + 0.5)
+            for _ in range(steps):
+                f = spec.at(t - 1.0, 2)
+                b1, G = np.exp(f["lb"][:, 0]), np.exp(f["lG"][:, 1])
+                R = (G + p * b1 - d) / (G + q * b1)
+                eps = np.log(np.clip(R, 1.0, None))
+                with np.errstate(invalid="ignore", over="ignore"):
+                    lc = np.log((gap + p * np.expm1(eps)) / (-p * np.expm1(eps - _ln_odds(q)[0])))
+                lc = np.where(np.isfinite(lc), lc, 0.0)
+                t = np.round(_saddle.mean_tilt(c, r, np.maximum(lc, 0.0), _FLIP) + 0.5)
+            theta = np.maximum(lc, th_min)
+            far = np.abs(t - spec.mean) > s + 8.0
+            if np.any(far):
+                spec = _saddle.Spectrum(c, r, np.where(far, theta, spec.theta), s + 16.0, _FLIP)
+            up = np.full(live.size, np.nan)
+            lo = np.full(live.size, np.nan)
+            todo = np.arange(live.size)
+            half = 2
+            for _ in range(3):                               # certify; shift the points where they miss
+                if not todo.size:
+                    break
+                di, ti, thi = d[todo], t[todo], spec.theta[todo]
+                # the points t_1 .. t_C = t - half .. t + half, and b from t_1 - 1
+                x0, C = ti - half - 1.0, 2 * half + 2
+                f = _saddle.at_points(c[todo], r, thi, x0, C, flip=_FLIP) if todo.size < live.size else spec.at(x0, C)
+                lb, eb, lbt, ebt = f["lb"], f["eb"], f["lbt"], f["ebt"]
+                lG, eG = f["lG"][:, 1:], f["eG"][:, 1:]
+                b1, eb1 = np.exp(lb[:, :-1]), eb[:, :-1]     # b(t - 1) at each point
+                G = np.exp(lG)
+                with np.errstate(invalid="ignore", over="ignore"):
+                    pb_up, pb_lo = gap * b1 * (1 + eb1) * (1 + 2 * _U), gap * b1 * (1 - eb1) * (1 - 2 * _U)
+                    num_up = pb_up - di[:, None] + 4 * _U * (pb_up + di[:, None])
+                    num_lo = pb_lo - di[:, None] - 4 * _U * (pb_lo + di[:, None])
+                    den_lo = (G * (1 - eG) + q * b1 * (1 - eb1)) * (1 - 4 * _U)
+                    den_up = (G * (1 + eG) + q * b1 * (1 + eb1)) * (1 + 4 * _U)
+                    x_up = np.where(num_up >= 0, num_up / den_lo, num_up / den_up)
+                    x_lo = np.where(num_lo >= 0, num_lo / den_up, num_lo / den_lo)
+                    x_up = x_up + 4 * _U * np.abs(x_up)
+                    x_lo = x_lo - 4 * _U * np.abs(x_lo)
+                    e_up = np.where(x_up > 0, np.log1p(x_up) * (1 + 4 * _U), 0.0)
+                    e_lo = np.where(x_lo > 0, np.log1p(x_lo) * (1 - 4 * _U), 0.0)
+                eu = np.max(e_up, axis=1)
+                el = np.max(e_lo, axis=1)
+                # rho(t) = e^theta b_theta(t-1)/b_theta(t), bounded
+                lr = thi[:, None] + lbt[:, :-1] - lbt[:, 1:]
+                er = 1.1 * (ebt[:, :-1] + ebt[:, 1:]) + 8 * _U * (1 + np.abs(lr))
+                lr_up, lr_lo = lr + er, lr - er
+                lc_lo, lc_hi = _ln_c_bounds(eu, p, q)
+                with np.errstate(invalid="ignore"):
+                    ok_left = lr_up[:, 0] < lc_lo
+                    ok_right = lr_lo[:, -1] >= lc_hi
+                    sound = np.all(np.isfinite(eb) & (eb < _SADDLE_ETA_MAX), axis=1) & \
+                        np.all(np.isfinite(eG) & (eG < _SADDLE_ETA_MAX), axis=1) & (eu < eps_odds) & \
+                        np.all(lb < 0.5, axis=1) & np.all((lG < 0.5) & (den_lo > 0), axis=1) & np.isfinite(el)
+                done = ((ok_left & ok_right) | (not _CHECK_CROSSING)) & sound
+                up[todo[done]] = eu[done]
+                lo[todo[done]] = np.minimum(el[done], eu[done])
+                # where the crossing lies outside the points: move them by the slope of ln rho (about 1/V)
+                miss = ~done & sound & np.isfinite(lc_lo)
+                fix = todo[miss]
+                if fix.size:
+                    lc_mid = 0.5 * (lc_lo[miss] + lc_hi[miss])
+                    centre = lr[miss, half]
+                    vt = _saddle.tilted(c[fix], r, thi[miss], _FLIP)[3]
+                    t[fix] = ti[miss] + np.round((lc_mid - centre) * vt)
+                todo = fix
+                half = 4 * half
+            ok = np.isfinite(up)
+            upper[live[ok]] = np.where(up[ok] > 0, np.nextafter(up[ok] + 4 * _U, np.inf), 0.0)
+            lower[live[ok]] = lo[ok]
     p_ = 1.0 - q
     for i in np.flatnonzero(~np.isfinite(upper)):       # the window: small laws and uncertified ones
         a, b, m = (int(v) for v in counts[i])
@@ -569,67 +572,69 @@ def _delta_laws(counts, q, eps):
     eps = np.asarray(eps, dtype=float)
     L, m = counts.shape[0], eps.size
     p = 1.0 - q
-    r = np.array([p, q, 0.5])
+    r = np.array([q, q, 0.5])                            # Bin(a, p) as a - Bin(a, q) (see _eps_laws)
     upper = np.full((L, m), np.nan)
     lower = np.full((L, m), np.nan)
     var = counts @ (r * (1.0 - r))
     live = np.flatnonzero(var >= _SADDLE_MIN_VAR)
-    if live.size and m:
-        c = np.repeat(counts[live], m, axis=0)                  # one row per (law, eps)
-        e = np.tile(eps, live.size)
-        s = np.sqrt(np.repeat(var[live], m))
-        lc_lo, lc_hi = _ln_c_bounds(e, p, q)
-        lc = np.where(np.isfinite(lc_lo), 0.5 * (lc_lo + lc_hi), 0.0)
-        theta = np.maximum(lc, 1.5 / s)
-        t = np.round(_saddle.mean_tilt(c, r, np.maximum(lc, 0.0)) + 0.5)
-        _, c_lo, c_hi = _ln_odds(q)
-        pp = p + ((1.0 - p) - q)
-        x_lo, x_hi = e - c_hi, e - c_lo
-        x_lo, x_hi = x_lo - 2 * _U * np.abs(x_lo), x_hi + 2 * _U * np.abs(x_hi)
-        a_up = -pp * np.expm1(x_lo) * (1 + 4 * _U)               # alpha = p - e^eps q, bracketed
-        a_lo = -pp * np.expm1(x_hi) * (1 - 4 * _U)
-        b_up, b_lo = np.expm1(e) * (1 + 2 * _U), np.expm1(e) * (1 - 2 * _U)    # beta = e^eps - 1
-        up = np.full(c.shape[0], np.nan)
-        lo = np.full(c.shape[0], np.nan)
-        todo = np.arange(c.shape[0])
-        half = 2
-        spec = None
-        for _ in range(3):
-            if not todo.size:
-                break
-            x0, C = t[todo] - half - 1.0, 2 * half + 2
-            if spec is None:
-                spec = _saddle.Spectrum(c, r, theta, s + 16.0)
-                f = spec.at(x0, C)
-            else:
-                f = _saddle.at_points(c[todo], r, theta[todo], x0, C)
-            b1, eb1 = np.exp(f["lb"][:, :-1]), f["eb"][:, :-1]
-            G, eG = np.exp(f["lG"][:, 1:]), f["eG"][:, 1:]
-            au, al = a_up[todo][:, None], a_lo[todo][:, None]
-            bu, bl = b_up[todo][:, None], b_lo[todo][:, None]
-            with np.errstate(invalid="ignore", over="ignore"):
-                pos_u, neg_u = au * b1 * (1 + eb1), bl * G * (1 - eG)
-                pos_l, neg_l = al * b1 * (1 - eb1), bu * G * (1 + eG)
-                d_up = pos_u - neg_u + 4 * _U * (pos_u + neg_u)
-                d_lo = pos_l - neg_l - 4 * _U * (pos_l + neg_l)
-                lr = theta[todo][:, None] + f["lbt"][:, :-1] - f["lbt"][:, 1:]
-                er = 1.1 * (f["ebt"][:, :-1] + f["ebt"][:, 1:]) + 8 * _U * (1 + np.abs(lr))
-                ok = (lr[:, 0] + er[:, 0] < lc_lo[todo]) & (lr[:, -1] - er[:, -1] >= lc_hi[todo])
-                sound = np.all(np.isfinite(eb1) & (eb1 < _SADDLE_ETA_MAX) & np.isfinite(eG)
-                               & (eG < _SADDLE_ETA_MAX), axis=1) & np.isfinite(lc_lo[todo])
-            done = ((ok | (not _CHECK_CROSSING)) & sound)
-            up[todo[done]] = np.max(np.maximum(d_up[done], 0.0), axis=1)
-            lo[todo[done]] = np.max(np.maximum(d_lo[done], 0.0), axis=1)
-            miss = ~done & sound
-            fix = todo[miss]
-            if fix.size:                                  # move the points by the slope of ln rho (about 1/V)
-                vt = _saddle.tilted(c[fix], r, theta[fix])[3]
-                t[fix] = t[fix] + np.round((0.5 * (lc_lo[fix] + lc_hi[fix]) - lr[miss, half]) * vt)
-            todo = fix
-            half = 4 * half
-        up = np.where(up > 0, np.nextafter(up * (1 + 8 * _U), np.inf), up)
-        upper[live] = np.minimum(up, 1.0).reshape(live.size, m)
-        lower[live] = lo.reshape(live.size, m)
+    with np.errstate(all="ignore"):                 # every invalid value is caught by the checks
+        if live.size and m:
+            c = np.repeat(counts[live], m, axis=0)                  # one row per (law, eps)
+            e = np.tile(eps, live.size)
+            s = np.sqrt(np.repeat(var[live], m))
+            lc_lo, lc_hi = _ln_c_bounds(e, p, q)
+            lc = np.where(np.isfinite(lc_lo), 0.5 * (lc_lo + lc_hi), 0.0)
+            theta = np.maximum(lc, 1.5 / s)
+            t = np.round(_saddle.mean_tilt(c, r, np.maximum(lc, 0.0), _FLIP) + 0.5)
+            _, c_lo, c_hi = _ln_odds(q)
+            pp = p + ((1.0 - p) - q)
+            x_lo, x_hi = e - c_hi, e - c_lo
+            x_lo, x_hi = x_lo - 2 * _U * np.abs(x_lo), x_hi + 2 * _U * np.abs(x_hi)
+            a_up = -pp * np.expm1(x_lo) * (1 + 4 * _U)               # alpha = p - e^eps q, bracketed
+            a_lo = -pp * np.expm1(x_hi) * (1 - 4 * _U)
+            b_up, b_lo = np.expm1(e) * (1 + 2 * _U), np.expm1(e) * (1 - 2 * _U)    # beta = e^eps - 1
+            up = np.full(c.shape[0], np.nan)
+            lo = np.full(c.shape[0], np.nan)
+            todo = np.arange(c.shape[0])
+            half = 2
+            spec = None
+            for _ in range(3):
+                if not todo.size:
+                    break
+                x0, C = t[todo] - half - 1.0, 2 * half + 2
+                if spec is None:
+                    spec = _saddle.Spectrum(c, r, theta, s + 16.0, _FLIP)
+                    f = spec.at(x0, C)
+                else:
+                    f = _saddle.at_points(c[todo], r, theta[todo], x0, C, flip=_FLIP)
+                b1, eb1 = np.exp(f["lb"][:, :-1]), f["eb"][:, :-1]
+                G, eG = np.exp(f["lG"][:, 1:]), f["eG"][:, 1:]
+                au, al = a_up[todo][:, None], a_lo[todo][:, None]
+                bu, bl = b_up[todo][:, None], b_lo[todo][:, None]
+                with np.errstate(invalid="ignore", over="ignore"):
+                    pos_u, neg_u = au * b1 * (1 + eb1), bl * G * (1 - eG)
+                    pos_l, neg_l = al * b1 * (1 - eb1), bu * G * (1 + eG)
+                    d_up = pos_u - neg_u + 4 * _U * (pos_u + neg_u)
+                    d_lo = pos_l - neg_l - 4 * _U * (pos_l + neg_l)
+                    lr = theta[todo][:, None] + f["lbt"][:, :-1] - f["lbt"][:, 1:]
+                    er = 1.1 * (f["ebt"][:, :-1] + f["ebt"][:, 1:]) + 8 * _U * (1 + np.abs(lr))
+                    ok = (lr[:, 0] + er[:, 0] < lc_lo[todo]) & (lr[:, -1] - er[:, -1] >= lc_hi[todo])
+                    sound = np.all(np.isfinite(eb1) & (eb1 < _SADDLE_ETA_MAX) & np.isfinite(eG)
+                                   & (eG < _SADDLE_ETA_MAX) & (f["lb"][:, :-1] < 0.5) & (f["lG"][:, 1:] < 0.5),
+                                   axis=1) & np.isfinite(lc_lo[todo])
+                done = ((ok | (not _CHECK_CROSSING)) & sound)
+                up[todo[done]] = np.max(np.maximum(d_up[done], 0.0), axis=1)
+                lo[todo[done]] = np.max(np.maximum(d_lo[done], 0.0), axis=1)
+                miss = ~done & sound
+                fix = todo[miss]
+                if fix.size:                                  # move the points by the slope of ln rho (about 1/V)
+                    vt = _saddle.tilted(c[fix], r, theta[fix], _FLIP)[3]
+                    t[fix] = t[fix] + np.round((0.5 * (lc_lo[fix] + lc_hi[fix]) - lr[miss, half]) * vt)
+                todo = fix
+                half = 4 * half
+            up = np.where(up > 0, np.nextafter(up * (1 + 8 * _U), np.inf), up)
+            upper[live] = np.minimum(up, 1.0).reshape(live.size, m)
+            lower[live] = lo.reshape(live.size, m)
     return upper, lower
 
 

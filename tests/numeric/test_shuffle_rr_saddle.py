@@ -260,3 +260,32 @@ def test_profile_search_on_the_kernel_against_the_window_scan():
     t0 = time.process_time()
     d = nm.aggregated_profile(10**7, q_of(1.0), 7.8e-4)
     assert time.process_time() - t0 < 5.0 and 0 < d < 1
+
+
+def test_near_one_half_the_gap_p_minus_q_is_exact():
+    """q = 1/2 - 11 2^-54: 1 - q is not a float, and p - q of the rounded p was off by 2^-54 (a relative 1/11),
+    which moved the certified crossing and gave epsilon 0 where the exact value is positive.  Reference: the
+    law (4000, 4000) is symmetric about 4000, so G(4001) = (1 - b(4000))/2 exactly; b(s) by direct sums in
+    mpmath at 40 digits (q exact), G at the other t from it, and epsilon the largest
+    ln((G(t) + p b(t-1) - delta)/(G(t) + q b(t-1))) over t = 3980..4030 (it peaks at 4004 and falls on both
+    sides: the threshold form, kr.agg.threshold_form)."""
+    q, delta = 0.4999999999999994, 1e-17
+    qm = mpmath.mpf(Fr(q).numerator) / Fr(q).denominator
+    pm = 1 - qm
+    A, B = _pmf(4000, Fr(1) - Fr(q)), _pmf(4000, Fr(q))
+    b = {s: _conv_at(A, B, s) for s in range(3978, 4031)}
+    G = {4001: (1 - b[4000]) / 2}
+    for t in range(4002, 4031):
+        G[t] = G[t - 1] - b[t - 1]
+    for t in range(4000, 3979, -1):
+        G[t] = G[t + 1] + b[t]
+    R = {t: (G[t] + pm * b[t - 1] - delta) / (G[t] + qm * b[t - 1]) for t in range(3980, 4031)}
+    top = max(R, key=R.get)
+    assert 3980 < top < 4030
+    exact = mpmath.log(R[top])
+    up, lo = sr._eps_laws(np.array([[4000, 4000, 0]], dtype=float), q, np.array([delta]), 70.0)
+    assert lo[0] <= exact <= up[0], (lo[0], float(exact), up[0])
+    e = nm.aggregated_epsilon(8001, q, delta)
+    assert e.upper >= exact
+    tv = (pm - qm) * b[4000]                      # H_0 = (p - q) max_s b(s) for log-concave b
+    assert nm.aggregated_profile(8001, q, 0.0) >= tv
