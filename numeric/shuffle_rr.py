@@ -470,8 +470,7 @@ def _eps_laws(counts, q, delta, log_tail, hint=None):
             # the start: the normal pair's threshold; one spectrum serves the Dinkelbach steps (eps from R at a
             # point, the next point where rho = c(eps), about the saddle point of ln c(eps)) while they stay near it
             if hint is not None and 0.0 < hint < eps_odds:   # an epsilon near those sought: start at its crossing
-                with np.errstate(invalid="ignore", over="ignore"):
-                    lc0 = math.log((gap + p * math.expm1(hint)) / (-p * math.expm1(hint - _ln_odds(q)[0])))
+                lc0 = math.log((gap + p * math.expm1(hint)) / (-p * math.expm1(hint - _ln_odds(q)[0])))
                 theta = np.maximum(np.full(live.size, lc0 if math.isfinite(lc0) else 0.0), th_min)
                 steps = 2
             else:
@@ -484,8 +483,7 @@ def _eps_laws(counts, q, delta, log_tail, hint=None):
                 b1, G = np.exp(f["lb"][:, 0]), np.exp(f["lG"][:, 1])
                 R = (G + p * b1 - d) / (G + q * b1)
                 eps = np.log(np.clip(R, 1.0, None))
-                with np.errstate(invalid="ignore", over="ignore"):
-                    lc = np.log((gap + p * np.expm1(eps)) / (-p * np.expm1(eps - _ln_odds(q)[0])))
+                lc = np.log((gap + p * np.expm1(eps)) / (-p * np.expm1(eps - _ln_odds(q)[0])))
                 lc = np.where(np.isfinite(lc), lc, 0.0)
                 t = np.round(_saddle.mean_tilt(c, r, np.maximum(lc, 0.0), _FLIP) + 0.5)
             theta = np.maximum(lc, th_min)
@@ -507,18 +505,17 @@ def _eps_laws(counts, q, delta, log_tail, hint=None):
                 lG, eG = f["lG"][:, 1:], f["eG"][:, 1:]
                 b1, eb1 = np.exp(lb[:, :-1]), eb[:, :-1]     # b(t - 1) at each point
                 G = np.exp(lG)
-                with np.errstate(invalid="ignore", over="ignore"):
-                    pb_up, pb_lo = gap * b1 * (1 + eb1) * (1 + 2 * _U), gap * b1 * (1 - eb1) * (1 - 2 * _U)
-                    num_up = pb_up - di[:, None] + 4 * _U * (pb_up + di[:, None])
-                    num_lo = pb_lo - di[:, None] - 4 * _U * (pb_lo + di[:, None])
-                    den_lo = (G * (1 - eG) + q * b1 * (1 - eb1)) * (1 - 4 * _U)
-                    den_up = (G * (1 + eG) + q * b1 * (1 + eb1)) * (1 + 4 * _U)
-                    x_up = np.where(num_up >= 0, num_up / den_lo, num_up / den_up)
-                    x_lo = np.where(num_lo >= 0, num_lo / den_up, num_lo / den_lo)
-                    x_up = x_up + 4 * _U * np.abs(x_up)
-                    x_lo = x_lo - 4 * _U * np.abs(x_lo)
-                    e_up = np.where(x_up > 0, np.log1p(x_up) * (1 + 4 * _U), 0.0)
-                    e_lo = np.where(x_lo > 0, np.log1p(x_lo) * (1 - 4 * _U), 0.0)
+                pb_up, pb_lo = gap * b1 * (1 + eb1) * (1 + 2 * _U), gap * b1 * (1 - eb1) * (1 - 2 * _U)
+                num_up = pb_up - di[:, None] + 4 * _U * (pb_up + di[:, None])
+                num_lo = pb_lo - di[:, None] - 4 * _U * (pb_lo + di[:, None])
+                den_lo = (G * (1 - eG) + q * b1 * (1 - eb1)) * (1 - 4 * _U)
+                den_up = (G * (1 + eG) + q * b1 * (1 + eb1)) * (1 + 4 * _U)
+                x_up = np.where(num_up >= 0, num_up / den_lo, num_up / den_up)
+                x_lo = np.where(num_lo >= 0, num_lo / den_up, num_lo / den_lo)
+                x_up = x_up + 4 * _U * np.abs(x_up)
+                x_lo = x_lo - 4 * _U * np.abs(x_lo)
+                e_up = np.where(x_up > 0, np.log1p(x_up) * (1 + 4 * _U), 0.0)
+                e_lo = np.where(x_lo > 0, np.log1p(x_lo) * (1 - 4 * _U), 0.0)
                 eu = np.max(e_up, axis=1)
                 el = np.max(e_lo, axis=1)
                 # rho(t) = e^theta b_theta(t-1)/b_theta(t), bounded
@@ -526,12 +523,11 @@ def _eps_laws(counts, q, delta, log_tail, hint=None):
                 er = 1.1 * (ebt[:, :-1] + ebt[:, 1:]) + 8 * _U * (1 + np.abs(lr))
                 lr_up, lr_lo = lr + er, lr - er
                 lc_lo, lc_hi = _ln_c_bounds(eu, p, q)
-                with np.errstate(invalid="ignore"):
-                    ok_left = lr_up[:, 0] < lc_lo
-                    ok_right = lr_lo[:, -1] >= lc_hi
-                    sound = np.all(np.isfinite(eb) & (eb < _SADDLE_ETA_MAX), axis=1) & \
-                        np.all(np.isfinite(eG) & (eG < _SADDLE_ETA_MAX), axis=1) & (eu < eps_odds) & \
-                        np.all(lb < 0.5, axis=1) & np.all((lG < 0.5) & (den_lo > 0), axis=1) & np.isfinite(el)
+                ok_left = lr_up[:, 0] < lc_lo
+                ok_right = lr_lo[:, -1] >= lc_hi
+                sound = np.all(np.isfinite(eb) & (eb < _SADDLE_ETA_MAX), axis=1) & \
+                    np.all(np.isfinite(eG) & (eG < _SADDLE_ETA_MAX), axis=1) & (eu < eps_odds) & \
+                    np.all(lb < 0.5, axis=1) & np.all((lG < 0.5) & (den_lo > 0), axis=1) & np.isfinite(el)
                 done = ((ok_left & ok_right) | (not _CHECK_CROSSING)) & sound
                 up[todo[done]] = eu[done]
                 lo[todo[done]] = np.minimum(el[done], eu[done])
@@ -611,17 +607,16 @@ def _delta_laws(counts, q, eps):
                 G, eG = np.exp(f["lG"][:, 1:]), f["eG"][:, 1:]
                 au, al = a_up[todo][:, None], a_lo[todo][:, None]
                 bu, bl = b_up[todo][:, None], b_lo[todo][:, None]
-                with np.errstate(invalid="ignore", over="ignore"):
-                    pos_u, neg_u = au * b1 * (1 + eb1), bl * G * (1 - eG)
-                    pos_l, neg_l = al * b1 * (1 - eb1), bu * G * (1 + eG)
-                    d_up = pos_u - neg_u + 4 * _U * (pos_u + neg_u)
-                    d_lo = pos_l - neg_l - 4 * _U * (pos_l + neg_l)
-                    lr = theta[todo][:, None] + f["lbt"][:, :-1] - f["lbt"][:, 1:]
-                    er = 1.1 * (f["ebt"][:, :-1] + f["ebt"][:, 1:]) + 8 * _U * (1 + np.abs(lr))
-                    ok = (lr[:, 0] + er[:, 0] < lc_lo[todo]) & (lr[:, -1] - er[:, -1] >= lc_hi[todo])
-                    sound = np.all(np.isfinite(eb1) & (eb1 < _SADDLE_ETA_MAX) & np.isfinite(eG)
-                                   & (eG < _SADDLE_ETA_MAX) & (f["lb"][:, :-1] < 0.5) & (f["lG"][:, 1:] < 0.5),
-                                   axis=1) & np.isfinite(lc_lo[todo])
+                pos_u, neg_u = au * b1 * (1 + eb1), bl * G * (1 - eG)
+                pos_l, neg_l = al * b1 * (1 - eb1), bu * G * (1 + eG)
+                d_up = pos_u - neg_u + 4 * _U * (pos_u + neg_u)
+                d_lo = pos_l - neg_l - 4 * _U * (pos_l + neg_l)
+                lr = theta[todo][:, None] + f["lbt"][:, :-1] - f["lbt"][:, 1:]
+                er = 1.1 * (f["ebt"][:, :-1] + f["ebt"][:, 1:]) + 8 * _U * (1 + np.abs(lr))
+                ok = (lr[:, 0] + er[:, 0] < lc_lo[todo]) & (lr[:, -1] - er[:, -1] >= lc_hi[todo])
+                sound = np.all(np.isfinite(eb1) & (eb1 < _SADDLE_ETA_MAX) & np.isfinite(eG)
+                               & (eG < _SADDLE_ETA_MAX) & (f["lb"][:, :-1] < 0.5) & (f["lG"][:, 1:] < 0.5),
+                               axis=1) & np.isfinite(lc_lo[todo])
                 done = ((ok | (not _CHECK_CROSSING)) & sound)
                 up[todo[done]] = np.max(np.maximum(d_up[done], 0.0), axis=1)
                 lo[todo[done]] = np.max(np.maximum(d_lo[done], 0.0), axis=1)
@@ -1047,9 +1042,9 @@ def aggregated_profile(n, q, epsilons, L=1, *, cpu_budget=_CPU_BUDGET):
     Cost: one branch and bound for the whole vector (an interval is dropped when its bound is below
     the best value at every eps); one eps at n = 10^6 takes about 0.1 s of CPU, at 10^8 about 3 s (the
     Fourier kernel, as for :func:`aggregated_epsilon`); n = 10^4 with 21 eps from 0 to 0.9 ln(p/q) about
-    6 s (values far in the tail, near 1e-38, are sensitive to every k, so the search nears a full scan).  delta = 0 exactly for
-    eps >= L ln(p/q) (``kr.agg.pure_epsilon``), decided against the exact ln(p/q) (the floats around
-    it are found in mpmath), so that no eps below it is given delta = 0.
+    6 s (values far in the tail, near 1e-38, are sensitive to every k, so the search nears a full scan).
+    delta = 0 exactly for eps >= L ln(p/q) (``kr.agg.pure_epsilon``), decided against the exact ln(p/q)
+    (the floats around it are found in mpmath), so that no eps below it is given delta = 0.
 
     L >= 2: exact by enumeration while (n + 1)^(2^L) C(n - 1 + 2^L, 2^L) 2^L <= 2e7 (n <= 9 for L = 2,
     n <= 2 for L = 3);
@@ -1220,7 +1215,7 @@ def aggregated_search(n, q, *, epsilon=None, delta=None, max_evaluations=None, r
     maximum, so a complete search evaluates a few hundred k at n = 10^3 to 10^4-10^5 at n = 10^8 (about
     N^0.6; against n for the full scan), and a search to rtol about 2 (1 - 1/(2p))/rtol (220-480 at
     rtol = 1e-3, n = 10^6 .. 10^8; benchmarks/bench_shuffle_rr.py).  For epsilon, an evaluation of a law of
-    variance 400 or more costs about 0.02-0.06 ms (the Fourier kernel, 32 intervals split together), so the
+    variance 400 or more costs about 0.02-0.03 ms (the Fourier kernel, 32 intervals split together), so the
     complete search takes 0.04-0.3 s of CPU at n = 10^6 and 0.4-7 s at 10^8 (delta = 1e-6).
 
     Source: k-randomization (003), Section 3.1; the remove-records bound ``kr.agg.remove_records`` and the

@@ -1,7 +1,7 @@
 """The Fourier kernel of the aggregated randomized response (numeric._saddle) and the threshold form
 evaluated at its located maximiser (numeric.shuffle_rr._eps_laws for epsilon, _delta_laws for the profile),
-the route of every law of variance 400 or more (k-randomization (003), Section 3.1: B_k = Bin(k, p) + Bin(N - k, q), and the fair-coin
-laws with Bin(m, 1/2) added).
+the route of every law of variance 400 or more (k-randomization (003), Section 3.1:
+B_k = Bin(k, p) + Bin(N - k, q), and the fair-coin laws with Bin(m, 1/2) added).
 
 References, each independent of the code under test (each test says which):
 * EXACT: the pmf of each group from its exact recurrence in mpmath at 40 digits (q the exact rational value
