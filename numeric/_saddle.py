@@ -141,7 +141,8 @@ class Spectrum:
         theta, P, var, amp, w = self.theta, self.P, self.var, self.amp, self.w
         dev = np.max(np.abs(xs - self.mean[:, None]), axis=1)
         # Re and Im of phi(w_j) e^(-i w_j x), x = x0 + k: the phase at x0 once, then cos(w k), sin(w k) by the
-        # Chebyshev recurrence (its rounding grows like k^2 u)
+        # Chebyshev recurrence (it runs on the angle whose cosine is the rounded cos w, off by about u/w: the
+        # phase drifts by k u/w, plus a rounding that grows like k^2 u)
         alpha = self.im - w * x0[:, None]
         ca, sa = amp * np.cos(alpha), amp * np.sin(alpha)
         cw, sw = np.cos(w), np.sin(w)
@@ -156,9 +157,9 @@ class Spectrum:
         # cos(alpha - w k) = cos a cos wk + sin a sin wk, sin(alpha - w k) = sin a cos wk - cos a sin wk
         re_t = np.einsum("lj,clj->lc", ca, cosk) + np.einsum("lj,clj->lc", sa, sink)
         bsum = (1.0 + 2.0 * re_t) / P[:, None]
-        # rounding: each term within u (16 + 4 (|ln phi| + w |x|) + 4 k^2) of |phi|, times the safety factor
+        # rounding: each term within u (16 + 4 (|ln phi| + w |x|) + 4 k^2 + k/w) of |phi|, times the safety factor
         xmax = np.max(np.abs(xs), axis=1)
-        term = amp * (16.0 + 4.0 * (self.mag + w * xmax[:, None]) + 4.0 * C * C)
+        term = amp * (16.0 + 4.0 * (self.mag + w * xmax[:, None]) + 4.0 * C * C + C / w)
         round_b = _SAFETY * _U * (2.0 * np.sum(term, axis=1) + 4.0) / P
         # aliasing: sum_{m != 0} b_theta(x + mP) <= P(|B_theta - mean| >= P - dev), two sides
         al_b = 2.0 * _bernstein_tail(P - dev, var)
