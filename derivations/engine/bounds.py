@@ -26,7 +26,7 @@ import sympy as sp
 
 from .core import RELATIONS, Claim, Proof, Step, _minted, argue, cite, mechanical
 from .notation import release
-from .proofs import (_AGAINST, _NEED, CITED_FORMS, _atom_value, _conclusion, _implied, _normal,
+from .proofs import (_NEED, CITED_FORMS, _atom_value, _conclusion, _implied, _normal, _sign_excluded,
                      has_sign, is_zero, mapped_values_admissible)
 from .render import math as _m
 
@@ -222,8 +222,7 @@ def conclude_extended_pieces(claim: Claim, lines: Iterable[tuple[sp.Symbol, Iter
         if any(decided(c) is sp.false for c in conds):
             steps = steps + mechanical(True, f"piece {label} is empty: a condition fails on all of it")
             continue
-        if any(getattr(v, f"is_{sign}") is True and has_sign(x, against)
-               for v, x in combo for sign, against in _AGAINST.items()):
+        if _sign_excluded(combo):
             steps = steps + mechanical(True, f"piece {label} is empty: a variable's declared sign fails on all of it")
             continue
         lv, rv = decided(lhs), decided(rhs)

@@ -24,7 +24,8 @@ import sympy as sp
 
 from .core import Claim, Proof, _minted, _shown, is_zero, mechanical
 from .notation import release
-from .proofs import _NEED, Case, Parametrization, _atom_value, _conclusion, _factor_abs, _quick_sign, _symbols, has_sign
+from .proofs import (_NEED, Case, Parametrization, _atom_value, _conclusion, _factor_abs, _param_covers, _quick_sign,
+                     has_sign)
 from .render import math as _m
 from .sums import conclude_sums, sign_under
 
@@ -207,12 +208,9 @@ def _integral_value(integral: sp.Integral) -> tuple[sp.Expr, str]:
 
 
 def _evaluated(claim: Claim, conditions, param: Parametrization | None) -> tuple[Proof, sp.Expr | None]:
-    steps = Proof()
-    if param is not None:
-        chk = param.check(conditions, _symbols(claim, conditions))
-        steps = steps + chk
-        if not chk.ok:
-            return steps, None
+    steps, covered = _param_covers(Proof(), claim, conditions, param)
+    if not covered:
+        return steps, None
     # the substitution of Parametrization.apply, done by xreplace (the forward map sends symbols to expressions)
     expr = release(claim.lhs - claim.rhs)
     if param is not None:

@@ -41,8 +41,8 @@ import sympy as sp
 
 from .core import RELATIONS, Proof, _shown, cite, is_zero, linear_sums, mechanical
 from .notation import release
-from .proofs import (CITED_FORMS, _NEED, Parametrization, _conclusion, _implied, _inverse_admissible, _normal,
-                     _symbols, has_sign)
+from .proofs import (_NEED, _NOT_COVERED, CITED_FORMS, Parametrization, _conclusion, _implied, _inverse_admissible,
+                     _normal, _param_covers, has_sign)
 from .render import math as _m
 
 _SIGN_FLAGS = ("positive", "nonnegative", "negative", "nonpositive", "real", "integer")
@@ -342,11 +342,10 @@ def conclude_laws(claim, laws: Iterable[Law], param: Parametrization | None = No
     if not ok:
         return steps + _conclusion(claim, False, "not every notation was shown to be an instance of its cited result")
     conditions = conditions + tuple(facts)
+    steps, covered = _param_covers(steps, claim, conditions, param)
+    if not covered:
+        return steps + _conclusion(claim, False, _NOT_COVERED)
     if param is not None:
-        chk = param.check(conditions, _symbols(claim, conditions))
-        steps = steps + chk
-        if not chk.ok:
-            return steps + _conclusion(claim, False, "the parametrization was not shown to cover the conditions")
         expr = param.apply(expr)
         conditions = tuple(param.apply(c) for c in conditions)
     done = _vanishes_or_signed(expr, need, conditions) or _integer_cases(expr, need, conditions)

@@ -30,8 +30,8 @@ import sympy as sp
 
 from .notation import release
 from .render import math as _m
-from .core import (RELATIONS, Claim, Enumeration, Proof, Step, _decide, _evaluate_at, _mint_conclusion, _minted,
-                   _outside, _values_at, all_of, bound_variables, is_zero, linear_sums, mechanical, undefined_value)
+from .core import (RELATIONS, Claim, Enumeration, Proof, Step, _decide, _mint_conclusion, _minted, _outside,
+                   _values_at, all_of, bound_variables, is_zero, linear_sums, mechanical, undefined_value)
 
 # the sign that lhs - rhs must have for each relation
 _NEED = {"==": "zero", ">=": "nonnegative", ">": "positive", "<=": "nonpositive", "<": "negative"}
@@ -166,6 +166,18 @@ def covers(param: Parametrization, claim: Claim) -> Proof:
     return param.check(conditions, _symbols(claim, conditions))
 
 
+_NOT_COVERED = "the parametrization was not shown to cover the conditions"
+
+
+def _param_covers(steps: Proof, claim: Claim, conditions, param: Parametrization | None) -> tuple[Proof, bool]:
+    """``steps`` with the proof that ``param`` covers ``conditions``, and whether it does (no parametrization:
+    nothing to show)."""
+    if param is None:
+        return steps, True
+    chk = param.check(conditions, _symbols(claim, conditions))
+    return steps + chk, chk.ok
+
+
 def _constrained(sym: sp.Symbol) -> bool:
     return any(getattr(sym, f"is_{a}") for a in ("positive", "nonnegative", "negative", "nonpositive"))
 
@@ -265,11 +277,10 @@ def conclude(claim: Claim, param: Parametrization | None = None, certificate: sp
     if claim.kind in ("limit", "divergence"):
         return conclude_evaluation(claim)
     need = _NEED[claim.relation]
+    steps, covered = _param_covers(steps, claim, conditions, param)
+    if not covered:
+        return steps + _conclusion(claim, False, _NOT_COVERED)
     if param is not None:
-        chk = param.check(conditions, _symbols(claim, conditions))
-        steps = steps + chk
-        if not chk.ok:
-            return steps + _conclusion(claim, False, "the parametrization was not shown to cover the conditions")
         expr = param.apply(expr)
     if certificate is not None:
         cert = param.apply(certificate) if param is not None else sp.sympify(certificate)
@@ -302,11 +313,9 @@ def conclude_cases(claim: Claim, var: sp.Symbol, breakpoints: Iterable[sp.Expr],
         return _conclusion(claim, False, f"{len(bps) + 1} pieces need {len(bps) + 1} certificates (None where unused)")
     steps = Proof()
     conditions = tuple(claim.conditions)
-    if param is not None:
-        chk = param.check(conditions, _symbols(claim, conditions))
-        steps = steps + chk
-        if not chk.ok:
-            return steps + _conclusion(claim, False, "the parametrization was not shown to cover the conditions")
+    steps, covered = _param_covers(steps, claim, conditions, param)
+    if not covered:
+        return steps + _conclusion(claim, False, _NOT_COVERED)
     apply = param.apply if param is not None else sp.sympify
     gaps = [apply(bps[j + 1] - bps[j]) for j in range(len(bps) - 1)]
     ordered = all(has_sign(g, "nonnegative") for g in gaps)
@@ -891,6 +900,13 @@ def _atom_value(atom, sub) -> sp.Basic | None:
 _AGAINST = {"positive": "nonpositive", "nonnegative": "negative", "negative": "nonnegative", "nonpositive": "positive"}
 
 
+def _sign_excluded(combo) -> bool:
+    """Whether some (variable, value) of a piece's corner ``combo`` gives a value of the sign the variable's
+    declared assumption excludes (the piece is then empty)."""
+    return any(getattr(v, f"is_{sign}") is True and has_sign(x, against)
+               for v, x in combo for sign, against in _AGAINST.items())
+
+
 def case_pieces(case: Case, var: sp.Symbol, breakpoints: Iterable[sp.Expr],
                 param: Parametrization | None = None, more: Iterable = ()) -> Proof:
     """Inside one case of :func:`conclude_split`: the claim's relation on every piece of the line of ``var`` cut
@@ -913,11 +929,9 @@ def case_pieces(case: Case, var: sp.Symbol, breakpoints: Iterable[sp.Expr],
     cut = {v for v, _ in lines}
     if any(v.is_real is not True for v in cut) or len(cut) != len(lines):
         return mechanical(False, f"case {where}: the cut variables must be distinct real variables")
-    if param is not None:
-        chk = param.check(conditions, _symbols(claim, conditions))
-        steps = steps + chk
-        if not chk.ok:
-            return steps + mechanical(False, f"case {where}: the parametrization was not shown to cover it")
+    steps, covered = _param_covers(steps, claim, conditions, param)
+    if not covered:
+        return steps + mechanical(False, f"case {where}: the parametrization was not shown to cover it")
     apply = param.apply if param is not None else sp.sympify
     axes = []
     for k, (v, breaks) in enumerate(lines):
@@ -952,8 +966,7 @@ def case_pieces(case: Case, var: sp.Symbol, breakpoints: Iterable[sp.Expr],
         if any(_atom_value(cnd, sub) is sp.false for cnd in conds if isinstance(cnd, sp.core.relational.Relational)):
             steps = steps + mechanical(True, f"{label} is empty: a condition fails on all of it")
             continue
-        if any(getattr(v, f"is_{sign}") is True and has_sign(x, against)
-               for v, x in combo for sign, against in _AGAINST.items()):
+        if _sign_excluded(combo):
             steps = steps + mechanical(True, f"{label} is empty: a variable's declared sign fails on all of it")
             continue
         values = {a: _atom_value(a, sub) for a in atoms}
