@@ -167,6 +167,8 @@ def _check_span(name, y, T, bT, b):
 def _log_law(y, T, bT, b):
     """ln P(A = k) for k = 0..K-1 and ln P(A = -1) (last), threshold noise Lap(bT), query noise Lap(b)."""
     K = y.size
+    if K == 0:                        # no query: the output is -1
+        return np.zeros(1)
     if b == 0.0:                      # eps = inf and no query_scale: no noise at all
         with np.errstate(divide="ignore"):
             return np.log(_deterministic_law(y, T))
@@ -186,8 +188,11 @@ def _log_law(y, T, bT, b):
     frac_up = 1.0                     # share of the last chunk's values above L
     k0 = 0
     pending = []
+    shared, n_shared = [], 0          # chunks for _shared_log_law
+    use_shared = _SHARED and not _REFERENCE
+    LT = _threshold_left_end(bT, b) if use_shared else -math.inf
     while k0 <= K:
-        L = _left_end(old_v, old_c, Ap, A2, b)
+        L = max(_left_end(old_v, old_c, Ap, A2, b), LT)
         cut = int(np.searchsorted(old_v, L, side="right")) if L > -math.inf else 0
         n_exp = old_v.size - cut
         # rows per chunk: the later rows of a chunk carry its earlier values above L as explicit kinks
@@ -196,6 +201,13 @@ def _log_law(y, T, bT, b):
         Q = _series_sums(old_v[:cut], old_c[:cut], L, b, M) if L > -math.inf else np.zeros(M)
         if _REFERENCE:
             out[k0:k1] = _chunk_log_law(y, T, bT, b, k0, k1, L, Q, old_v[cut:], old_c[cut:], M)
+        elif use_shared and L > -math.inf and np.count_nonzero(y[k0:min(k1, K)] > L) <= _KINK_SHARE * (k1 - k0):
+            # one tree for the outputs of several chunks (most outputs of this one share their integrand's shape)
+            shared.append((k0, k1, L, Q, old_v[cut:].copy(), old_c[cut:].copy()))
+            n_shared += k1 - k0
+            if n_shared >= _SHARED_BATCH:
+                _shared_log_law(y, T, bT, b, M, shared, out)
+                shared, n_shared = [], 0
         else:
             # chunks are independent given their L, Q and explicit kinks: their outputs go through
             # _rows_log_law in groups of about _BATCH_ROWS (the fixed cost of each step is shared; the series
@@ -216,6 +228,8 @@ def _log_law(y, T, bT, b):
             old_c = np.insert(old_c, at[~dup], nc[~dup])
         k0 = k1
     _flush_chunks(pending, out)
+    if shared:
+        _shared_log_law(y, T, bT, b, M, shared, out)
     return out
 
 
@@ -365,6 +379,48 @@ def _envelope_max_overhang(l0, a0, l1, a1, h, ov):
         return out + 1e-15 * (np.abs(l0) + np.abs(l1) + (np.abs(a0) + np.abs(a1)) * span)
 
 
+_LR = np.log(_RHO * _RHO - 1.0) - math.log(32.0 / 15.0)   # ln((rho^2 - 1) 15/32) of the quadrature bound
+_C_OV = 0.5 * (0.5 * (_RHO + 1.0 / _RHO) - 1.0)             # overhang of the ellipse beyond each end, per unit length
+_C_BETA = 0.5 * (0.5 * (_RHO - 1.0 / _RHO))                 # its semi-minor axis, per unit length
+
+
+def _graded_split(h, dL, dR, s0, s1, r0, r1):
+    """Where to split the sub-intervals [s0, s1] of pieces of length h (offsets s from the left end, r = h - s
+    from the right end): the midpoint in phi(s) = ln((s + dL)/(r + dR)), which grades the splits towards both
+    ends (dL, dR: the distances of the nearest singular factors beyond them).  Returns (sm, rm, split): the point
+    from each end (each keeps its relative accuracy, sigma(+-v) are computed without cancellation) and whether
+    it lies strictly inside (in the nearer end's offset; False at the float resolution)."""
+    v = 0.5 * (np.log((s0 + dL) / (r1 + dR)) + np.log((s1 + dL) / (r0 + dR)))
+    H = h + dR + dL
+    e = np.exp(-np.abs(v))
+    sig_p = np.where(v >= 0, 1.0 / (1.0 + e), e / (1.0 + e))          # 1/(1 + e^-v)
+    sig_m = np.where(v >= 0, e / (1.0 + e), 1.0 / (1.0 + e))          # 1/(1 + e^v)
+    sm = np.clip(sig_p * H - dL, 0.0, h)
+    rm = np.clip(sig_m * H - dR, 0.0, h)
+    split = np.where(rm < sm, (rm > r0) & (rm < r1), (sm > s0) & (sm < s1))
+    return sm, rm, split
+
+
+def _ellipse_terms(hs, s0, r0, X0, left, dS, b):
+    """The parts of the quadrature bound (see ``_plan``) that depend on the sub-interval [s0, s0 + hs] of a piece
+    and not on the values of f, for every Bernstein parameter in _RHO (columns): the overhang ov of the ellipse,
+    and 0.5 beta^2 kappa - ln((rho^2 - 1) 15/32), inf where the bound on |f| in the ellipse does not apply
+    (a factor 1 - x e^{...} with x >= 0.95 there).  ``X0``: sum of the x_i of the factors 1 - x_i e^{-s/b} at the
+    piece's left end; ``left``: whether one of them may have x = 1/2 there (a value at the left end);
+    ``dS``: distance from the piece's right end to the value y_k of an S factor above it (inf: none)."""
+    ov = hs[:, None] * _C_OV
+    beta = hs[:, None] * _C_BETA
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        eL = np.exp((ov - s0[:, None]) / b)
+        xm = np.where(left[:, None], 0.5 * eL, 0.0)
+        XL = X0[:, None] * eL
+        fin = np.isfinite(dS)
+        xR = np.where(fin[:, None], 0.5 * np.exp((ov - (np.where(fin, dS, 0.0) + r0)[:, None]) / b), 0.0)
+        kap = XL / (b * b * (1.0 - xm) ** 2) + xR / (b * b * (1.0 - xR) ** 2)
+        curv = 0.5 * beta * beta * kap - _LR
+    return ov, np.where((xm < 0.95) & (xR < 0.95), curv, np.inf)
+
+
 def _plan(P, l0, a0, l1, a1, allow, lo_row):
     """Gauss-Legendre sub-intervals and orders for the pieces of ``P``, such that the errors of the pieces of
     one output add up to at most _QUAD_TOL times a lower bound of its probability.  ``allow`` (per piece):
@@ -391,25 +447,10 @@ def _plan(P, l0, a0, l1, a1, allow, lo_row):
     d0 = 0.5 * b * _LN2
     dL = np.where(has_left, d0, b)                     # the splits are graded towards both ends
     dR = np.where(has_right, d0 + np.where(has_right, P.sd, 0.0), b)
-    lr = np.log(_RHO * _RHO - 1.0) - math.log(32.0 / 15.0)
     lrho = np.log(_RHO)
     nsv = np.array(_NS, dtype=float)
     pen = (2.0 * (nsv - 1.0))[:, None] * lrho[None, :]           # pen[n, rho] = 2 (n - 1) ln rho
-    c_ov = 0.5 * (0.5 * (_RHO + 1.0 / _RHO) - 1.0)
-    c_beta = 0.5 * (0.5 * (_RHO - 1.0 / _RHO))
 
-    def phi(g, s, r):
-        return np.log((s + dL[g]) / (r + dR[g]))
-
-    def phinv(g, v):
-        """the point with phi = v, as (s, r): each from its own end (sigma(+-v) keep their relative accuracy)"""
-        H = h[g] + dR[g] + dL[g]
-        e = np.exp(-np.abs(v))
-        sig_p = np.where(v >= 0, 1.0 / (1.0 + e), e / (1.0 + e))          # 1/(1 + e^-v)
-        sig_m = np.where(v >= 0, e / (1.0 + e), 1.0 / (1.0 + e))          # 1/(1 + e^v)
-        s = np.clip(sig_p * H - dL[g], 0.0, h[g])
-        r = np.clip(sig_m * H - dR[g], 0.0, h[g])
-        return s, r
     # sub-intervals [s0, s1] of their pieces, also as r1 = h - s0 >= r0 = h - s1 (offsets from the right end)
     pid = np.arange(h.size)
     s0, s1 = np.zeros(h.size), h.copy()
@@ -442,23 +483,15 @@ def _plan(P, l0, a0, l1, a1, allow, lo_row):
         keep = F + lhs > budget                             # else its whole integral fits in the budget
         pid, s0, s1, r0, r1, hs, lhs, depth, budget, L0, A0, L1, A1 = take(
             keep, pid, s0, s1, r0, r1, hs, lhs, depth, budget, L0, A0, L1, A1)
-        ov = hs[:, None] * c_ov
-        beta = hs[:, None] * c_beta
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            eL = np.exp((ov - s0[:, None]) / b)
-            xm = np.where(has_left[pid][:, None], 0.5 * eL, 0.0)
-            XL = 0.5 * P.cB[pid][:, None] * eL
-            xR = np.where(has_right[pid][:, None],
-                          0.5 * np.exp((ov - (np.where(has_right[pid], P.sd[pid], 0.0) + r0)[:, None]) / b), 0.0)
-            valid = (xm < 0.95) & (xR < 0.95)
-            kap = XL / (b * b * (1.0 - xm) ** 2) + xR / (b * b * (1.0 - xR) ** 2)
+        ov, curv = _ellipse_terms(hs, s0, r0, 0.5 * P.cB[pid], has_left[pid],
+                                  np.where(has_right[pid], P.sd[pid], np.inf), b)
+        with np.errstate(over="ignore", invalid="ignore"):
             if _REFERENCE:
                 Fx = _envelope_max(L0[:, None], A0[:, None], 0.0, L1[:, None], A1[:, None], hs[:, None], -ov,
                                    hs[:, None] + ov)
             else:
                 Fx = _envelope_max_overhang(L0, A0, L1, A1, hs, ov)
-            base = Fx + 0.5 * beta * beta * kap - lr
-        base = np.where(valid, base, np.inf)
+            base = Fx + curv
         if _REFERENCE:
             best = np.min(base[:, :, None] - 2.0 * (nsv[None, None, :] - 1.0) * lrho[None, :, None], axis=1)
             okn = best + lhs[:, None] <= budget[:, None]   # error <= (32/15) h_s M rho^{-2(n-1)}/(rho^2 - 1)
@@ -483,9 +516,7 @@ def _plan(P, l0, a0, l1, a1, allow, lo_row):
                     hi[act[okj]] = mid[okj]
                     lo[act[~okj]] = mid[~okj] + 1
                 nsel[gi] = nsv[hi].astype(np.int64)
-        vm = 0.5 * (phi(pid, s0, r1) + phi(pid, s1, r0))
-        sm, rm = phinv(pid, vm)
-        split = np.where(rm < sm, (rm > r0) & (rm < r1), (sm > s0) & (sm < s1))     # in the nearer end's offset
+        sm, rm, split = _graded_split(h[pid], dL[pid], dR[pid], s0, s1, r0, r1)
         # a sub-interval at the float resolution cannot be split: the largest order is used there
         stuck = ~good & (~split | (depth >= 150))
         nsel[stuck] = _NS[-1]
@@ -745,6 +776,427 @@ def _rows_log_law(row, val, cnt, R, Qrow, L, withS_r, yk_r, T, bT, b, M):
     return mx + np.log(tot)
 
 
+# == one certified tree shared by the outputs of several chunks ===============================================
+_NEAR = 25.0                      # values within 25 b below a piece: explicit factors; farther: first order
+_SHARED = True                    # False: every chunk through the per-output planner (_rows_log_law), to test against
+_SHARED_BATCH = 512               # integrands planned together (several chunks)
+_KINK_SHARE = 0.8                 # a chunk goes to the per-output planner when more than this share of its
+                                  # outputs have their own value above L (sorted values beyond the threshold)
+
+
+def _threshold_left_end(bT, b):
+    """A left end valid for every output when b >= 2 b_T (normalised: T = 0): left of T the slope of ln f is at
+    least 1/b_T - 1/b >= 1/b (w rises at 1/b_T, every F factor rises, the S factor falls at most at 1/b), so the
+    maximum lies at or right of T and f(T - d) <= f(t*) e^{-(1/b_T - 1/b) d}: left of L = -_LAMBDA/(1/b_T - 1/b)
+    the integrand is below e^-_LAMBDA of its maximum and decays at least like e^{-(L - t)/b}, the conditions of
+    ``_left_end``.  -inf when b < 2 b_T."""
+    return -_LAMBDA / (1.0 / bT - 1.0 / b) if b >= 2.0 * bT else -math.inf
+
+
+class _Shared:
+    """The integrands of the outputs of several chunks, in normalised units, for one shared planner.
+
+    Chunk (k0, k1, L, Q, E): the outputs k0 <= k < k1, the left end L, the power sums Q at L of the earlier values
+    at or below L, and the earlier values E above L (with multiplicities).  Its pieces are cut at L, T (if above),
+    E and the chunk's own values above L; the last finite piece ends at Z, where the x_i of every value sum to at
+    most _TAIL_X, and [Z, inf) is the Gauss-Jacobi tail.  On a piece with left end G and a point t = G + s
+    (u = e^{-s/b}), ln f of an integrand is
+
+        -ln(2 b_T) - |t - T|/b_T                                    the threshold density
+        - sum_m Q_m e^{-m (G - L)/b} (u/2)^m / m                    values at or below L (series)
+        + sum_{E near} c ln(1 - x u) - u sum_{E far} c x            E at most 25 b below G; farther, first order
+        + sum_{E above} c ((t - v)/b - ln 2)                        E at or above the right end
+        + ln prod_{own near} (1 - x u) - u sum_{own far} x          the chunk's values earlier than the output
+        + sum_{own above} ((t - y)/b - ln 2)
+        + ln S                                                      the output's own factor
+
+    with x = e^{-(G - y)/b}/2.  First order drops ln(1 - x u) + x u, between -x^2 and 0, x <= e^-25/2: below
+    5e-23 per value.  The chunk's own values enter through tables over (piece, number of earlier values): how
+    many lie above (and their offsets), the position among the near ones, the first-order sum of the far ones.
+
+    Integrands ("q"): an output whose value is above L (S = 1 - F(t - y_k), kind 1); the output -1 (no S,
+    kind 0); and the classes: consecutive outputs r..e-1 whose values are at or below L and whose earlier values
+    among them lie more than 25 b below L.  On [L, inf) their S factors are e^{-(t - y_k)/b}/2 exactly, and the
+    values between them add -d_k u_L (u_L = e^{-(t - L)/b} <= 1, d_k their first-order sum, at most
+    256 e^-25/2), so P(A = k) = e^{(y_k - L)/b}/2 (J0 - d_k J1) up to a factor within d_k^2/2 of 1, with
+    J_mu = int phi(t) e^{-mu (t - L)/b} dt (kind 2, mu = 1, 2) the integrals of the class's first output."""
+
+    def __init__(self, y, T, bT, b, M, chunks):
+        self.T, self.bT, self.b = T, bT, b
+        K = y.size
+        cols = {k: [] for k in ("G", "h", "TG", "BQ", "naE", "UE", "EF", "Enx", "Enc", "Encount", "X", "dS",
+                                "tab", "na", "Ua", "pos", "FP", "near")}
+        q_pr, q_kind, q_yS, q_mu, q_out, q_chunk = [], [], [], [], [], []
+        self.classes = []
+        po, to = [], 0
+        npcs = []
+        mv = np.arange(1, M + 1)
+        for ci, (k0, k1, L, Q, E_v, E_c) in enumerate(chunks):
+            Yv = y[k0:min(k1, K)]
+            n = Yv.size
+            kn = [np.array([L]), E_v, Yv[Yv > L]]
+            if T > L:
+                kn.append(np.array([T]))
+            P = np.unique(np.concatenate(kn))
+            Ec = E_c.astype(float)
+            with np.errstate(under="ignore"):
+                X = 0.5 * (Q[0] * math.exp(-(P[-1] - L) / b) + Ec @ np.exp(-(P[-1] - E_v) / b)
+                           + np.exp(-(P[-1] - Yv) / b).sum())
+            D = max(0.0, b * math.log(max(X, 1e-300) / _TAIL_X))
+            G = np.append(P, P[-1] + D) if D > 0 else P            # left ends; the last one starts the tail
+            H = np.append(G[1:], np.inf)
+            po.append(sum(npcs) + len(npcs))
+            npcs.append(G.size - 1)
+            cols["G"].append(G)
+            cols["h"].append(H - G)
+            cols["TG"].append(T - G)
+            with np.errstate(under="ignore", over="ignore"):
+                cols["BQ"].append(Q[None, :] * np.exp(-np.outer(G - L, mv) / b))
+            d = G[:, None] - E_v[None, :]
+            belowE = d >= 0
+            nearE = belowE & (d <= _NEAR * b)
+            with np.errstate(under="ignore"):
+                eE = np.exp(-np.maximum(d, 0.0) / b) * belowE
+            cols["naE"].append(np.where(belowE, 0.0, Ec).sum(axis=1))
+            cols["UE"].append(np.where(belowE, 0.0, -d * Ec).sum(axis=1))
+            cols["EF"].append((0.5 * eE * Ec * (belowE & ~nearE)).sum(axis=1))
+            jj, vv = np.nonzero(nearE)
+            cols["Encount"].append(np.bincount(jj, minlength=G.size))
+            cols["Enx"].append(0.5 * eE[jj, vv])
+            cols["Enc"].append(Ec[vv])
+            # the chunk's own values against its pieces, by the number of earlier ones (columns 0..n)
+            GY = G[:, None] - Yv[None, :]
+            above = Yv[None, :] >= H[:, None]
+            below = GY >= 0
+            near = below & (GY <= _NEAR * b)
+            n1 = n + 1
+            for key, val in (("na", above.astype(np.int64)), ("Ua", -GY * above), ("pos", near.astype(np.int64))):
+                t = np.zeros((G.size, n1), dtype=val.dtype)
+                np.cumsum(val, axis=1, out=t[:, 1:])
+                cols[key].append(t.ravel())
+            with np.errstate(under="ignore"):
+                eb = np.exp(-np.maximum(GY, 0.0) / b) * below
+            t = np.zeros((G.size, n1))
+            np.cumsum(0.5 * eb * (below & ~near), axis=1, out=t[:, 1:])
+            cols["FP"].append(t.ravel())
+            cols["tab"].append(to + np.arange(G.size) * n1)
+            to += G.size * n1
+            ii = np.nonzero(near)
+            cols["near"].append((ii[0] + po[-1], GY[ii], near.sum(axis=1)))
+            cols["X"].append(0.5 * (cols["BQ"][-1][:, 0] + eE @ Ec + eb.sum(axis=1)))
+            ys = np.sort(Yv[Yv > L])                             # the S values above L
+            nxt = np.full(G.size - 1, np.inf)
+            if ys.size:
+                at_ = np.searchsorted(ys, H[:-1])
+                nxt = np.where(at_ < ys.size, ys[np.minimum(at_, ys.size - 1)], np.inf)
+            cols["dS"].append(np.append(nxt - H[:-1], np.inf))
+            # the integrands
+            r, R = 0, k1 - k0
+            while r < R:
+                k = k0 + r
+                if k == K or Yv[r] > L:
+                    kind = 0 if k == K else 1
+                    q_pr.append(n if k == K else r); q_kind.append(kind); q_yS.append(0.0 if k == K else Yv[r])
+                    q_mu.append(float(kind)); q_out.append(k); q_chunk.append(ci)
+                    r += 1
+                    continue
+                e = r + 1
+                while e < n and Yv[e] <= L and Yv[e - 1] <= L - _NEAR * b:
+                    e += 1
+                qa = len(q_pr)
+                for mu in ((1.0, 2.0) if e - r > 1 else (1.0,)):
+                    q_pr.append(r); q_kind.append(2); q_yS.append(L); q_mu.append(mu); q_out.append(-1)
+                    q_chunk.append(ci)
+                yc = Yv[r:e]
+                with np.errstate(under="ignore"):
+                    dk = np.concatenate(([0.0], np.cumsum(0.5 * np.exp(-(L - yc[:-1]) / b))))
+                self.classes.append((qa, e - r > 1, np.arange(k0 + r, k0 + e), dk, (yc - L) / b))
+                r = e
+        cat = {k: (np.concatenate(v) if k != "near" else v) for k, v in cols.items() if k != "BQ"}
+        self.G, self.h, self.TG = cat["G"], cat["h"], cat["TG"]
+        BQ = np.concatenate(cols["BQ"], axis=0)
+        mm = np.arange(M)
+        ok = BQ.max(axis=0) * 2.0 ** (-mm) / (mm + 1.0) <= _SERIES_TOL
+        Ms = int(np.argmax(ok)) if ok.any() else M
+        self.Ms = Ms
+        self.BQt = np.ascontiguousarray(BQ[:, :Ms].T)                 # (m, piece)
+        self.BQmt = np.ascontiguousarray((BQ[:, :Ms] / mv[:Ms]).T)
+        with np.errstate(divide="ignore"):
+            self.lB1 = np.log(BQ[:, 0])
+        self.naE, self.UE, self.EF, self.X, self.dS = cat["naE"], cat["UE"], cat["EF"], cat["X"], cat["dS"]
+        self.tab, self.na, self.Ua, self.pos, self.FP = cat["tab"], cat["na"], cat["Ua"], cat["pos"], cat["FP"]
+        npieces = self.G.size
+        # E near below each piece, padded with x = 0 (factor 1)
+        cnt = cat["Encount"]
+        self.We = int(cnt.max()) if cnt.size else 0
+        self.Enx = np.zeros((npieces, max(self.We, 1)))
+        self.Enc = np.ones((npieces, max(self.We, 1)))
+        if self.We:
+            rj = np.repeat(np.arange(npieces), cnt)
+            cj = np.arange(rj.size) - np.repeat(np.cumsum(cnt) - cnt, cnt)
+            self.Enx[rj, cj] = cat["Enx"]
+            self.Enc[rj, cj] = cat["Enc"]
+        self.E_multi = bool((self.Enc > 1.0).any())
+        # the chunk's own near values below each piece, in the order of the outputs, padded with x = 0
+        counts = np.concatenate([c[2] for c in cat["near"]])
+        self.W = int(counts.max()) if counts.size else 0
+        self.xN = np.zeros((npieces, max(self.W, 1)))
+        if self.W:
+            rj = np.concatenate([c[0] for c in cat["near"]])
+            gy = np.concatenate([c[1] for c in cat["near"]])
+            cj = np.arange(rj.size) - np.repeat(np.cumsum(counts) - counts, counts)
+            with np.errstate(under="ignore"):
+                self.xN[rj, cj] = 0.5 * np.exp(-gy / b)
+        self.po = np.array(po, dtype=np.int64)
+        self.npc = np.array(npcs, dtype=np.int64)
+        self.q_pr = np.array(q_pr, dtype=np.int64)
+        self.q_kind = np.array(q_kind, dtype=np.int64)
+        self.q_yS = np.array(q_yS)
+        self.q_mu = np.array(q_mu)
+        self.q_out = np.array(q_out, dtype=np.int64)
+        self.q_chunk = np.array(q_chunk, dtype=np.int64)
+
+    def points(self, pj, s, deriv):
+        """What the integrands share at the points t = G[pj] + s: the terms of ln f that do not depend on the
+        integrand (and their slopes), and the running products over the chunk's own near values."""
+        b, bT = self.b, self.bT
+        TG = self.TG[pj]
+        Tleft = TG <= 0
+        u = np.exp(-s / b)
+        base = (-math.log(2.0 * bT) - np.where(Tleft, s - TG, TG - s) / bT
+                - (self.UE[pj] - self.naE[pj] * s) / b - self.naE[pj] * _LN2 - self.EF[pj] * u)
+        dbase = (np.where(Tleft, -1.0 / bT, 1.0 / bT) + (self.naE[pj] + self.EF[pj] * u) / b) if deriv else None
+        z = 0.5 * u
+        Ms = self.Ms
+        if Ms:
+            # terms per point: the tail after n terms is at most B_1 z^(n+1)/(1 - z) <= _SERIES_TOL (B_m <= B_1)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                nz = np.ceil((math.log(_SERIES_TOL) + np.log1p(-z) - self.lB1[pj]) / np.log(z)) - 1.0
+            nz = np.clip(np.nan_to_num(nz, nan=0.0, posinf=Ms, neginf=0.0), 0, Ms).astype(np.int64)
+            if nz.any():
+                order = np.argsort(-nz, kind="stable")
+                zs = z[order]
+                cnt = np.searchsorted(-nz[order], -np.arange(Ms + 1), side="right")      # points with nz >= m
+                gj = pj[order[:cnt[1]]]
+                top = int(nz.max())
+                for coef, d in ((self.BQmt, False), (self.BQt, True)):
+                    if d and not deriv:
+                        continue
+                    Bs = coef[:top, gj]
+                    acc = np.zeros(cnt[1])
+                    for m in range(top, 0, -1):
+                        k = cnt[m]
+                        acc[:k] *= zs[:k]
+                        acc[:k] += Bs[m - 1, :k]
+                    ser = np.zeros(s.size)
+                    ser[order[:cnt[1]]] = acc * zs[:cnt[1]]
+                    if d:
+                        dbase += ser / b
+                    else:
+                        base -= ser
+        if self.We:
+            xu = self.Enx[pj] * u[:, None]
+            fac = 1.0 - xu
+            if self.E_multi:
+                cc = self.Enc[pj]
+                fac = np.where(cc > 1.0, fac ** cc, fac)
+            base += np.log(np.prod(fac, axis=1))
+            if deriv:
+                dbase += np.sum(self.Enc[pj] * (xu / b) / (1.0 - xu), axis=1)
+        W = self.W
+        Pn = np.ones((s.size, W + 1))
+        dPn = np.zeros((s.size, W + 1)) if deriv else None
+        if W:
+            xu = self.xN[pj] * u[:, None]
+            np.cumprod(1.0 - xu, axis=1, out=Pn[:, 1:])
+            if deriv:
+                np.cumsum((xu / b) / (1.0 - xu), axis=1, out=dPn[:, 1:])
+        return base, Pn, dbase, dPn, u
+
+    def pairs(self, pt, pj, s, q, pts, deriv):
+        """ln f of the integrands q at the points pt (and the slopes when ``deriv``)."""
+        base, Pn, dbase, dPn, u = pts
+        b = self.b
+        j = pj[pt]
+        sp = s[pt]
+        fi = self.tab[j] + self.q_pr[q]
+        na = self.na[fi]
+        cfi = pt * (self.W + 1) + self.pos[fi]
+        far = self.FP[fi] * u[pt]
+        lf = base[pt] + np.log(Pn.ravel()[cfi]) + (na * sp - self.Ua[fi]) / b - na * _LN2 - far
+        kind = self.q_kind[q]
+        x = (self.G[j] - self.q_yS[q]) + sp                              # t - y_k (kind 2: t - L >= 0)
+        a = np.exp(np.maximum(np.abs(x) * (-1.0 / b), -60.0))
+        lS = np.minimum(np.log1p(-0.5 * a), -x / b - _LN2)               # ln(1 - F(x)), either side
+        lf += np.where(kind == 1, lS, np.where(kind == 2, -self.q_mu[q] * x / b, 0.0))
+        if not deriv:
+            return lf
+        qd = (0.5 * a / b) / (1.0 - 0.5 * a)
+        dS = np.where(kind == 1, np.where(x >= 0, -1.0 / b, -qd), np.where(kind == 2, -self.q_mu[q] / b, 0.0))
+        return lf, dbase[pt] + dPn.ravel()[cfi] + (na + far) / b + dS
+
+
+def _shared_log_law(y, T, bT, b, M, chunks, out):
+    """ln P(A = k) of the outputs of ``chunks`` into ``out``, through one tree of sub-intervals shared by their
+    integrands (see _Shared).
+
+    Every integrand starts on one range: the finite pieces of its chunk.  A range of several pieces is split at
+    its middle kink; a piece at its graded midpoint (_graded_split).  A (sub-interval, integrand) pair is left
+    out when the integral over it is at most its budget: by concavity of ln f, at most h e^F, F the maximum of
+    the tangent lines at its ends; the budget is the larger of _QUAD_TOL/2 times a lower bound of its own
+    integral (h times the smaller end value) and _QUAD_TOL lo 2^-(depth + 2), lo a lower bound of the whole
+    integral (f(t0)/lam, lam = 1/b_T + mu/b bounds minus the slope of ln f); the 2^-depth add up to at most 1 over
+    the leaves of a binary tree (Kraft), so the errors of the finite part add up to at most 3/4 _QUAD_TOL P.
+    On a single piece each remaining pair gets the smallest Gauss-Legendre order in _NS whose bound (Trefethen,
+    ATAP, Thm 19.3; f at most e^{F + A ov} in the ellipse's real extent, A the larger outward slope at its ends,
+    times e^{beta^2 kappa/2}, see _plan) is within its budget; a sub-interval where some pair needs more is split
+    for all.  The tail beyond Z is left out when f(Z)/|slope| <= _QUAD_TOL lo/4, else Gauss-Jacobi."""
+    g = _Shared(y, T, bT, b, M, chunks)
+    nq = g.q_pr.size
+    ltol = math.log(_QUAD_TOL)
+    l2rho = 2.0 * np.log(_RHO)
+    nsv = np.array(_NS)
+    h = g.h
+    d0 = 0.5 * b * _LN2
+    dL = np.full(h.size, d0)
+    dR = np.where(np.isfinite(g.dS), d0 + np.where(np.isfinite(g.dS), g.dS, 0.0), b)
+    qs = np.arange(nq)
+    cq = g.q_chunk
+
+    def ev(pj, s, pt, q):
+        return g.pairs(pt, pj, s, q, g.points(pj, s, True), True)
+    C = g.po.size
+    last = g.po + g.npc - 1
+    l0, a0 = ev(np.concatenate((g.po, last)), np.concatenate((np.zeros(C), h[last])), cq, qs)
+    l1, a1 = ev(np.concatenate((g.po, last)), np.concatenate((np.zeros(C), h[last])), cq + C, qs)
+    lam = -np.log(1.0 / bT + np.where(g.q_kind == 0, 0.0, g.q_mu) / b)
+    lo = np.maximum(l0, l1) + lam
+    jA, jB = g.po.copy(), last.copy()                        # sub-intervals: piece range jA..jB
+    s0, s1, r0, r1 = np.zeros(C), h[g.po].copy(), np.zeros(C), h[g.po].copy()   # offsets when one piece
+    depth = np.zeros(C)
+    p_sub, p_q = cq.copy(), qs.copy()
+    acc = []                                                 # accepted: (piece, s0, h) per sub; pairs with orders
+    nacc = 0
+    for _ in range(400):
+        if not p_sub.size:
+            break
+        multi = jB > jA
+        hs = np.where(multi, g.G[jB] + h[jB] - g.G[jA], np.where(s1 <= r0, s1 - s0, r1 - r0))
+        lhs = np.log(hs)
+        hp = hs[p_sub]
+        F = _envelope_max(l0, a0, 0.0, l1, a1, hp, 0.0, hp)
+        budget = np.maximum(ltol - _LN2 + lhs[p_sub] + np.minimum(l0, l1), ltol + lo[p_q] - (depth[p_sub] + 2.0) * _LN2)
+        keep = F + lhs[p_sub] > budget
+        p_sub, p_q, l0, a0, l1, a1, F, budget = (v[keep] for v in (p_sub, p_q, l0, a0, l1, a1, F, budget))
+        nsub = jA.size
+        has = np.zeros(nsub, dtype=bool)
+        has[p_sub] = True
+        need = np.zeros(nsub)
+        nk = np.full(p_sub.size, np.inf)
+        sg = np.flatnonzero(~multi & has)
+        if sg.size:
+            j = jA[sg]
+            ov, curv = _ellipse_terms(hs[sg], s0[sg], r0[sg], g.X[j], np.ones(sg.size, dtype=bool), g.dS[j], b)
+            gpos = np.full(nsub, -1)
+            gpos[sg] = np.arange(sg.size)
+            pk = np.flatnonzero(~multi[p_sub])
+            gi = gpos[p_sub[pk]]
+            a0k, a1k = a0[pk], a1[pk]
+            # f <= e^{F + A ov} on the ellipse's real extent (tangents at the ends), plus a rounding margin
+            Ak = np.maximum(np.maximum(0.0, -a0k), a1k) + 2e-15 * (np.abs(a0k) + np.abs(a1k))
+            with np.errstate(invalid="ignore"):
+                v = (F[pk] - budget[pk] + lhs[p_sub[pk]])[:, None] + Ak[:, None] * ov[gi] + curv[gi]
+                nk[pk] = 1.0 + np.min(v / l2rho[None, :], axis=1)        # error <= budget once 2 (n-1) ln rho >= v
+            np.maximum.at(need, p_sub[pk], nk[pk])
+        good = has & ~multi & (need <= nsv[-1])
+        sm, rm, inside = _graded_split(h[jA], dL[jA], dR[jA], s0, s1, r0, r1)
+        stuck = has & ~multi & ~good & (~inside | (depth >= 150))       # at the float resolution: the top order
+        good |= stuck
+        pg = good[p_sub]
+        if pg.any():
+            ids = np.cumsum(good) - 1 + nacc
+            gs = np.flatnonzero(good)
+            n = nsv[np.minimum(np.searchsorted(nsv, np.where(np.isfinite(nk[pg]), nk[pg], nsv[-1])), nsv.size - 1)]
+            acc.append((jA[gs], s0[gs], hs[gs], ids[p_sub[pg]], p_q[pg], np.where(stuck[p_sub[pg]], nsv[-1], n)))
+            nacc += gs.size
+        split = has & ~good
+        if not split.any():
+            break
+        si = np.flatnonzero(split)
+        newid = np.full(nsub, -1)
+        newid[si] = np.arange(si.size)
+        pm = split[p_sub]
+        p_sub, p_q, l0, a0, l1, a1 = (v[pm] for v in (p_sub, p_q, l0, a0, l1, a1))
+        mj = multi[si]
+        jm = (jA[si] + jB[si] + 1) // 2
+        spj = np.where(mj, jm, jA[si])
+        pt = newid[p_sub]
+        lm, am = ev(spj, np.where(mj, 0.0, sm[si]), pt, p_q)
+        np.maximum.at(lo, p_q, lm + lam[p_q])
+        # the left child's right end: at the kink T the slope from the left is larger by 2/b_T
+        aml = np.where(mj[pt] & (g.G[spj[pt]] == g.T), am + 2.0 / bT, am)
+        jAs, jBs = jA[si], jB[si]
+        RjA = np.where(mj, jm, jAs)
+        hL, hR = h[jAs], h[RjA]
+        jA = np.concatenate((jAs, RjA))
+        jB = np.concatenate((np.where(mj, jm - 1, jAs), jBs))
+        s0, s1, r0, r1 = (np.concatenate((np.where(mj, 0.0, s0[si]), np.where(mj, 0.0, sm[si]))),
+                          np.concatenate((np.where(mj, hL, sm[si]), np.where(mj, hR, s1[si]))),
+                          np.concatenate((np.where(mj, 0.0, rm[si]), np.where(mj, 0.0, r0[si]))),
+                          np.concatenate((np.where(mj, hL, r1[si]), np.where(mj, hR, rm[si]))))
+        depth = np.concatenate((depth[si], depth[si])) + 1.0
+        p_sub = np.concatenate((pt, pt + si.size))
+        p_q = np.concatenate((p_q, p_q))
+        l0, a0, l1, a1 = (np.concatenate(v) for v in ((l0, lm), (a0, am), (lm, l1), (aml, a1)))
+    else:
+        raise FloatingPointError("the quadrature bound could not be met")     # pragma: no cover
+    terms_q, terms_v = [], []
+    if acc:
+        apj, as0, ahs, pid, pq, pn = (np.concatenate([a[i] for a in acc]) for i in range(6))
+        for n in np.unique(pn):
+            sel = pn == n
+            xg, wg = _gauss_legendre(int(n))
+            subs, inv = np.unique(pid[sel], return_inverse=True)
+            pj = np.repeat(apj[subs], n)
+            s = (as0[subs][:, None] + ahs[subs][:, None] * xg[None, :]).ravel()
+            pt = (inv[:, None] * n + np.arange(n)[None, :]).ravel()
+            qq = np.repeat(pq[sel], n)
+            terms_q.append(qq)
+            terms_v.append(g.pairs(pt, pj, s, qq, g.points(pj, s, False), False)
+                           + np.tile(np.log(wg), int(sel.sum())) + np.repeat(np.log(ahs[subs])[inv], n))
+    # the tails beyond Z: f <= f(Z) e^{a (t - Z)} there (a < 0), else Gauss-Jacobi in u = e^{-(t - Z)/b} with the
+    # weight u^beta of w S (beta = b/b_T - 1 + mu)
+    lz, az = ev(last, h[last], cq, qs)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tail = np.where(az < 0, lz - np.log(-az), np.inf) > ltol + lo - 2.0 * _LN2
+    beta_q = b / bT - 1.0 + g.q_mu
+    for beta in np.unique(beta_q[tail]):
+        qsel = np.flatnonzero(tail & (beta_q == beta))
+        u, wu = _gauss_jacobi(_N_JAC, float(beta))
+        cs = np.unique(cq[qsel])
+        pj = np.repeat(last[cs] + 1, u.size)
+        s = np.tile(-b * np.log(u), cs.size)
+        pt = (np.searchsorted(cs, cq[qsel])[:, None] * u.size + np.arange(u.size)[None, :]).ravel()
+        qq = np.repeat(qsel, u.size)
+        terms_q.append(qq)
+        terms_v.append(g.pairs(pt, pj, s, qq, g.points(pj, s, False), False)
+                       + np.tile(math.log(b) + np.log(wu) - (beta + 1.0) * np.log(u), qsel.size))
+    tq, tv = np.concatenate(terms_q), np.concatenate(terms_v)
+    mx = np.full(nq, -np.inf)
+    np.maximum.at(mx, tq, tv)
+    lI = mx + np.log(np.bincount(tq, weights=np.exp(tv - mx[tq]), minlength=nq))
+    direct = g.q_out >= 0
+    out[g.q_out[direct]] = lI[direct]
+    for qa, two, ks, dk, yoff in g.classes:
+        out[ks] = _class_log_p(lI[qa], lI[qa + 1] if two else -math.inf, dk, yoff)
+
+
+def _class_log_p(lJ0, lJ1, dk, yoff):
+    """ln P(A = k) of the outputs of a class (see _Shared): ln(e^{(y_k - L)/b}/2 (J0 - d_k J1)), from
+    ln J0, ln J1 (-inf for a class of one output), the first-order sums d_k and (y_k - L)/b."""
+    return yoff - _LN2 + lJ0 + np.log1p(-dk * math.exp(lJ1 - lJ0))
+
+
 # == validation ===============================================================================================
 _MAX_ABS = 2.0 ** 1000            # |values|, |threshold| at most this: every difference stays finite
 
@@ -869,17 +1321,28 @@ def above_threshold_pmf(values, threshold, epsilon, query_scale=None):
     -sum_m B_m z^m/m, z = e^{-(t - p)/b}/2 <= 1/2, B_m the power sums of e^{-(p - y_i)/b} over the earlier
     values below p (one exact recursion from piece to piece; truncated when the tail is below 1e-17).
 
-    * Left truncation.  From the earlier values alone: at the maximum t* at most 1 + b/b_T earlier values lie
+    * Left truncation.  From the earlier values: at the maximum t* at most 1 + b/b_T earlier values lie
       above t* (each adds 1/b to the slope of ln f, w and S take off at most 1/b_T + 1/b), which gives a point
-      L with ln f(t*) - ln f(L) >= 40 and slope >= 1/b left of L; the mass left of L is below
-      e^-40 (1 + b/b_T) P(A = k) (8e-18 relative at the default scales).  Earlier values below L enter only
-      through their power sums.
-    * Each finite piece: Gauss-Legendre on adaptively graded sub-intervals, the order and the sub-intervals
-      chosen from the Bernstein-ellipse bound (Trefethen, ATAP, SIAM 2013, Thm 19.3; the bound on f in
-      the ellipse from the concavity of ln f, its slope and its curvature, see ``_plan``), so that the sum
-      of the quadrature errors of each output is at most 1e-14 times a lower bound of P(A = k) (the slope of
-      ln f is never below -(1/b_T + 1/b), so P(A = k) >= f(t0) b b_T/(b + b_T) for every t0); pieces whose
-      integral is below that share are left out.
+      L with ln f(t*) - ln f(L) >= 40 and slope >= 1/b left of L.  From the threshold, when b >= 2 b_T (the
+      default b = 4/eps): left of T the slope is at least 1/b_T - 1/b >= 1/b, so L >= T - 40/(1/b_T - 1/b)
+      as well.  The mass left of L is below e^-40 (1 + b/b_T) P(A = k) (1.3e-17 relative at the default
+      scales).  Earlier values below L enter only through their power sums.
+    * Pieces: Gauss-Legendre on adaptively graded sub-intervals, the order and the sub-intervals chosen from
+      the Bernstein-ellipse bound (Trefethen, ATAP, SIAM 2013, Thm 19.3; the bound on f in the ellipse from
+      the concavity of ln f, its slope and its curvature, see ``_plan``), so that the quadrature errors of
+      each output add up to at most 1e-14 times P(A = k) (the slope of ln f is never below -(1/b_T + 1/b), so
+      P(A = k) >= f(t0) b b_T/(b + b_T) for every t0); sub-intervals whose integral is within that share are
+      left out.
+    * Shared sub-intervals (``_shared_log_law``).  The outputs of up to 512 consecutive queries are planned
+      on one tree of sub-intervals: each starts on all the pieces of its chunk, the ranges are split at their
+      middle kink and the pieces at graded midpoints for every output at once, and each output keeps only the
+      sub-intervals that carry its mass, with its own order there.  What does not depend on the output
+      (the threshold density, the power sums, the earlier values of the chunk's predecessors) is evaluated
+      once per node.  Values more than 25 b below a piece enter to first order (an error below 5e-23 in ln f
+      per value).  Outputs whose own value lies below L and whose earlier values among themselves lie 25 b
+      further down form a class: on [L, inf) their integrands differ by e^{(y_k - L)/b} and a first-order
+      factor, so two integrals serve the whole class (see ``_Shared``).  Chunks where most outputs have their
+      own value above L (sorted values above the threshold) go through the per-output planner.
     * The right tail beyond the last kink: Gauss-Jacobi in u = e^{-(t - z)/b} (weight u^{b/b_T}, or
       u^{b/b_T - 1} for -1) from where sum_i e^{-(z - y_i)/b}/2 <= 0.02 (error below 1e-17, Bernstein bound
       with rho = 8); the left tail, when no truncation applies, in closed form.
@@ -888,14 +1351,12 @@ def above_threshold_pmf(values, threshold, epsilon, query_scale=None):
     truncations, plus the rounding of ln P, a few units of 2^-53 of the magnitudes ``|t - T|``/b_T, ``|t - y|``/b
     entering it); tested against mpmath at 30 digits, the entries summing to 1 within 1e-13.  Probabilities
     below the float range underflow to 0 (their logarithms are used by :func:`above_threshold_privacy_loss`).
-    K up to 10^6.  Cost: about 0.1 ms of CPU per output, linear in K (time.process_time, one core: K = 10^3
-    in 0.1-0.2 s, 10^4 in 1.0-1.1 s, 10^5 in 10-11 s, for cumulative counts of a sorted sample and for random
-    values; the outputs go through the vectorised steps in groups of about 160, short chunks joined and long
-    ones split, so that each step's fixed cost is shared), so K = 10^5 takes about ten seconds, not one: each
-    output has its own integrand, whose kinks within reach of its mass (20-30 pieces) get certified
-    Gauss-Legendre sub-intervals (10-25, 150-230 nodes, each node a series of 25-50 power sums); the work
-    does not telescope from one output to the next.  When an absolute error of K e^-40 is enough, the fixed-rule law
-    of ``numeric.quantile_mechanisms`` is faster (benchmarks/bench_above_threshold.py).
+    K up to 10^6.  Cost (time.process_time, one core, benchmarks/bench_above_threshold.py): random values,
+    K = 10^4 in 0.25 s and 10^5 in 1.8 s (most outputs fall into classes); cumulative counts of a sorted
+    sample with the threshold at half the sample, 10^4 in 0.6 s and 10^5 in 6 s.  There the half of the
+    outputs beyond the threshold dominates: each has its own value above L, 20-30 pieces within reach of its
+    mass and 150-400 nodes, and no two share an integrand; about 0.1 ms each.  When an absolute error of
+    K e^-40 is enough, the fixed-rule law of ``numeric.quantile_mechanisms`` is faster.
 
     >>> p = above_threshold_pmf([0.0], 0.0, 1.0)      # K = 1, y_0 = T: P(A = 0) = 1/2 by symmetry
     >>> [round(float(v), 12) for v in p]

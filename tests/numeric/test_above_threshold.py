@@ -4,8 +4,11 @@ monotone queries).
 
 Independent references, named in each test:
 
-* ``quad_law``: mpmath.quad at 30 digits (15 guard digits), split at every kink (T and each y_i) and every
-  4 min(b, b_T) between kinks, of the integrand written from the algorithm;
+* ``quad_law``: mpmath.quad (Gauss-Legendre) at 30 digits (15 guard digits), split at every kink (T and each
+  y_i), every min(b, b_T) between kinks and for 200 min(b, b_T) into both tails, of the integrand written from
+  the algorithm (the earlier split, every 4 min(b, b_T) and none in the tails, with tanh-sinh, erred by 2e-5 on
+  an entry near 1e-45 whose integrand is flat over 100 scales; this one agrees with a split every min/2 to
+  2e-15 there);
 * ``exact_law``: on each piece between the kinks every factor of the integrand is a sum of at most two terms
   c e^{a t}; the product is expanded and integrated term by term in mpmath at 60 digits (exact up to the
   working precision; the terms cancel by at most a factor 3^(K+1));
@@ -52,11 +55,12 @@ def quad_law(y, T, bT, b, dps=30):
                     v *= F(t - y[i])
                 return v * (1 - F(t - y[k])) if k < K else v
             kinks = _pieces(y, T, k)
-            pts = [kinks[0]]
+            pts = [kinks[0] - s * j for j in range(200, 0, -1)] + [kinks[0]]
             for a, c in zip(kinks[:-1], kinks[1:]):
-                n = max(1, min(40, int(mp.ceil((c - a) / (4 * s)))))
+                n = max(1, min(400, int(mp.ceil((c - a) / s))))
                 pts += [a + (c - a) * j / n for j in range(1, n + 1)]
-            out.append(mp.quad(f, [-mp.inf] + pts + [mp.inf]))
+            pts += [kinks[-1] + s * j for j in range(1, 201)]
+            out.append(mp.quad(f, [-mp.inf] + pts + [mp.inf], method="gauss-legendre"))
         return out
 
 
@@ -546,8 +550,9 @@ def _random_instance(rng, K):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_fast_path_against_reference_path(seed, monkeypatch):
-    """Reference: the earlier evaluation of the same quadrature (``_REFERENCE = True``: one call per chunk of
-    outputs, the series coefficients gathered per term, the quadrature orders compared on one 3-D array), on
+    """The per-output planner (``_SHARED = False``) against the earlier evaluation of the same quadrature
+    (``_REFERENCE = True``: one call per chunk of outputs, the series coefficients gathered per term, the
+    quadrature orders compared on one 3-D array), on
     random instances of K up to 300 and on cumulative counts (K = 300, the short chunks of sorted values are
     joined), with the default grouping of outputs and with groups of 7 (chunks split).  Every ln P within the
     certified error bound of the pmf (1e-12 + 4e-15 |ln P|, see _log_err), zeros (underflow) at the same
@@ -562,6 +567,7 @@ def test_fast_path_against_reference_path(seed, monkeypatch):
         monkeypatch.setattr(_AT, "_REFERENCE", True)
         ref = _log_law(y, T, bT, b)
         monkeypatch.setattr(_AT, "_REFERENCE", False)
+        monkeypatch.setattr(_AT, "_SHARED", False)          # every chunk through the per-output planner
         ok = np.isfinite(ref)
         for rows in (_DEFAULT_BATCH_ROWS, 7):
             monkeypatch.setattr(_AT, "_BATCH_ROWS", rows)
@@ -573,7 +579,7 @@ def test_fast_path_against_reference_path(seed, monkeypatch):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_fast_path_against_mpmath_on_random_small_instances(seed):
-    """Reference: quad_law (mpmath.quad at 30 digits, split at every kink and every 4 min(b, b_T)) on random
+    """Reference: quad_law (mpmath.quad at 30 digits, split at every kink and every min(b, b_T)) on random
     instances with K = 2..6 (ties, both query scales): every entry within 1e-12 relative."""
     rng = np.random.default_rng(200 + seed)
     K = int(rng.integers(2, 7))
@@ -581,3 +587,139 @@ def test_fast_path_against_mpmath_on_random_small_instances(seed):
     bT, b = _scales(eps, qs)
     got = nm.above_threshold_pmf(y, T, eps, query_scale=qs)
     assert _rel(got, quad_law(list(y), T, bT, b)) < 1e-12
+
+
+# == one tree shared by the outputs of several chunks ==============================================================
+def _varied_instance(rng):
+    """Random, sorted, reversed, or tied values; a threshold anywhere around them; query noise 4/eps, or a
+    scale from 1/4 to 15 times the threshold's (below 2 the left end from the threshold does not apply)."""
+    K = int(rng.choice([1, 2, 5, 40, 200, 600]))
+    eps = float(rng.choice([0.1, 0.5, 1.0, 3.0]))
+    shape = int(rng.integers(0, 4))
+    if shape == 0:
+        y = rng.uniform(-1, 1, K) * float(rng.choice([2.0, 20.0, 200.0])) / eps
+    elif shape == 1:
+        y = np.sort(rng.uniform(0, 1, K)) * K * float(rng.choice([0.5, 5.0])) / eps
+    elif shape == 2:
+        y = rng.integers(0, 5, K).astype(float) * float(rng.choice([0.3, 3.0])) / eps
+    else:
+        y = np.sort(rng.uniform(0, 1, K))[::-1] * K * 3.0 / eps
+    T = float(rng.uniform(y.min() - 10 / eps, y.max() + 10 / eps))
+    qs = None if rng.random() < 0.5 else float(rng.choice([0.5, 2.0, 4.0, 30.0])) / eps
+    return y, T, eps, qs
+
+
+def _against_per_output(y, T, bT, b, monkeypatch):
+    """(shared, per-output) ln P, the second with _SHARED = False (restored after)."""
+    shared = _log_law(y, T, bT, b)
+    monkeypatch.setattr(_AT, "_SHARED", False)
+    ref = _log_law(y, T, bT, b)
+    monkeypatch.setattr(_AT, "_SHARED", True)
+    return shared, ref
+
+
+def _within_bound(got, ref):
+    ok = np.isfinite(ref)
+    return np.array_equal(np.isfinite(got), ok) and bool(
+        np.all(np.abs(got[ok] - ref[ok]) <= 1e-12 + 4e-15 * np.abs(ref[ok])))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_shared_tree_against_per_output_planner(seed, monkeypatch):
+    """Reference: the per-output planner (``_SHARED = False``: a tree of sub-intervals for each output, every
+    earlier value in the series, no classes, no left end from the threshold), itself checked against mpmath
+    above.  Random, sorted, reversed and tied values, query scales from b_T/4 to 15 b_T, with the default batch
+    of integrands and batches of 7 (several chunks per batch), every chunk through the shared tree
+    (_KINK_SHARE = 1) and the default split: every ln P within the certified error bound (1e-12 + 4e-15 |ln P|),
+    zeros at the same places, the entries summing to 1."""
+    rng = np.random.default_rng(300 + seed)
+    for _ in range(5):
+        y, T, eps, qs = _varied_instance(rng)
+        bT, b = _scales(eps, qs)
+        for batch, share in ((_AT._SHARED_BATCH, _AT._KINK_SHARE), (7, 1.0)):
+            monkeypatch.setattr(_AT, "_SHARED_BATCH", batch)
+            monkeypatch.setattr(_AT, "_KINK_SHARE", share)
+            got, ref = _against_per_output(y, T, bT, b, monkeypatch)
+            assert _within_bound(got, ref), (seed, y.size, eps, qs, batch, share)
+            assert abs(math.fsum(np.exp(got)) - 1.0) < 1e-13
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_shared_tree_against_mpmath_on_small_instances(seed, monkeypatch):
+    """Reference: quad_law (mpmath.quad at 30 digits, split at every kink) on random instances with K = 2..6,
+    every chunk through the shared tree: every entry within 1e-12 relative."""
+    monkeypatch.setattr(_AT, "_KINK_SHARE", 1.0)
+    rng = np.random.default_rng(400 + seed)
+    K = int(rng.integers(2, 7))
+    y, T, eps, qs = _random_instance(rng, K)
+    bT, b = _scales(eps, qs)
+    assert _rel(nm.above_threshold_pmf(y, T, eps, query_scale=qs), quad_law(list(y), T, bT, b)) < 1e-12
+
+
+def _class_instance():
+    """Sixty earlier values from 10 to 24.75 (eps = 1: b_T = 2, b = 4, threshold 0), close enough that the left
+    end L lies 3 b_T below them, then 200 equal values 25.2 b below L: classes of outputs whose earlier values
+    in the class add d_k up to 200 e^-25.2/2 = 1.1e-9, with J1/J0 = 0.03 (the mass of the integrand near L)."""
+    cl = 10.0 + 0.25 * np.arange(60)
+    L = _AT._left_end(cl / 2.0, np.ones(60, dtype=np.int64), 3.0, 4, 2.0)     # normalised units: y/b_T, b = 2
+    return np.concatenate((cl, np.full(200, 2.0 * (L - 25.2 * 2.0)))), 0.0
+
+
+def test_class_law_against_per_output_planner_and_windowed_mpmath(monkeypatch):
+    """References: the per-output planner (every earlier value in its series, one integral per output) on the
+    whole law, and window_quad_entry (mpmath at 30 digits) on four outputs of the class, ln P within 1e-12
+    relative.  The instance (_class_instance) goes through one class of two integrals (J0, J1), asserted by
+    recording the classes.  Negative control: without the first-order term d_k J1 the class's outputs are off
+    by up to 1e-10 in ln P, outside the bound."""
+    y, T = _class_instance()
+    seen = []
+    real = _AT._class_log_p
+
+    def record(lJ0, lJ1, dk, yoff):
+        seen.append((lJ1 > -math.inf, dk.size))
+        return real(lJ0, lJ1, dk, yoff)
+    monkeypatch.setattr(_AT, "_class_log_p", record)
+    got, ref = _against_per_output(y, T, 2.0, 4.0, monkeypatch)
+    assert any(two and n >= 100 for two, n in seen)
+    assert _within_bound(got, ref)
+    for k in (80, 160, 259):
+        w = mp.log(window_quad_entry(y, T, 2.0, 4.0, k))
+        assert abs(mp.mpf(float(got[k])) - w) < 1e-12 * max(1.0, abs(float(w))), k
+    monkeypatch.setattr(_AT, "_class_log_p", lambda lJ0, lJ1, dk, yoff: real(lJ0, -math.inf, dk, yoff))
+    bad = _log_law(y, T, 2.0, 4.0)
+    assert not _within_bound(bad, ref)
+    assert np.max(np.abs(bad - got)) > 1e-11
+
+
+def test_threshold_left_end_is_checked(monkeypatch):
+    """Negative control of the comparisons above: a left end from the threshold 30 b_T too far right (it cuts
+    off about e^-15 of the mass of every output, whose maximum is at T) takes the law outside the bound; the
+    real one stays in it.  Values 100 to 200 b_T below T (eps = 1), so that the left end from the threshold is
+    the one used."""
+    rng = np.random.default_rng(5)
+    y, T = rng.uniform(-400.0, -200.0, 300), 0.0
+    got, ref = _against_per_output(y, T, 2.0, 4.0, monkeypatch)
+    assert _within_bound(got, ref)
+    real = _AT._threshold_left_end
+    monkeypatch.setattr(_AT, "_threshold_left_end", lambda bT, b: real(bT, b) + 30.0)
+    assert not _within_bound(_log_law(y, T, 2.0, 4.0), ref)
+
+
+def test_shared_tree_is_faster_than_per_output_planner(monkeypatch):
+    """The speed the shared tree is for, as a ratio of CPU time (time.process_time) in the same process: at
+    K = 10^4, random values (the outputs fall into classes) at least 3 times faster than the per-output planner
+    (measured 6 times), and cumulative counts with the threshold far above (every output's maximum at T) at least
+    5 times (measured 15 times); the laws agree within the bound."""
+    import time
+    rng = np.random.default_rng(6)
+    for y, T, factor in ((rng.uniform(-1000.0, 1000.0, 10**4), 0.0, 3.0), (_cumulative_counts(10**4, 3), 1e7, 5.0)):
+        _log_law(y[:50], T, 2.0, 4.0)
+        t0 = time.process_time()
+        got = _log_law(y, T, 2.0, 4.0)
+        t1 = time.process_time()
+        monkeypatch.setattr(_AT, "_SHARED", False)
+        ref = _log_law(y, T, 2.0, 4.0)
+        t2 = time.process_time()
+        monkeypatch.setattr(_AT, "_SHARED", True)
+        assert _within_bound(got, ref)
+        assert (t2 - t1) >= factor * (t1 - t0), (t2 - t1, t1 - t0)
