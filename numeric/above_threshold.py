@@ -799,15 +799,15 @@ class _Shared:
     Chunk (k0, k1, L, Q, E): the outputs k0 <= k < k1, the left end L, the power sums Q at L of the earlier values
     at or below L, and the earlier values E above L (with multiplicities).  Its pieces are cut at L, T (if above),
     E and the chunk's own values above L; the last finite piece ends at Z, where the x_i of every value sum to at
-    most _TAIL_X, and [Z, inf) is the Gauss-Jacobi tail.  On a piece with left end G and a point t = G + s
-    (u = e^{-s/b}), ln f of an integrand is
+    most _TAIL_X, and [Z, inf) is the Gauss-Jacobi tail.  On a piece [G, H] and a point t = G + s = H - r
+    (u = e^{-s/b}; s and r each exact enough near its own end), ln f of an integrand is
 
         -ln(2 b_T) - |t - T|/b_T                                    the threshold density
         - sum_m Q_m e^{-m (G - L)/b} (u/2)^m / m                    values at or below L (series)
         + sum_{E near} c ln(1 - x u) - u sum_{E far} c x            E at most 25 b below G; farther, first order
-        + sum_{E above} c ((t - v)/b - ln 2)                        E at or above the right end
+        - sum_{E above} c ((v - H + r)/b + ln 2)                    E at or above the right end
         + ln prod_{own near} (1 - x u) - u sum_{own far} x          the chunk's values earlier than the output
-        + sum_{own above} ((t - y)/b - ln 2)
+        - sum_{own above} ((y - H + r)/b + ln 2)
         + ln S                                                      the output's own factor
 
     with x = e^{-(G - y)/b}/2.  First order drops ln(1 - x u) + x u, between -x^2 and 0, x <= e^-25/2: below
@@ -824,7 +824,7 @@ class _Shared:
     def __init__(self, y, T, bT, b, M, chunks):
         self.T, self.bT, self.b = T, bT, b
         K = y.size
-        cols = {k: [] for k in ("G", "h", "TG", "BQ", "naE", "UE", "EF", "Enx", "Enc", "Encount", "X", "dS",
+        cols = {k: [] for k in ("G", "H", "h", "TG", "BQ", "naE", "UE", "EF", "Enx", "Enc", "Encount", "X", "dS",
                                 "tab", "na", "Ua", "pos", "FP", "near")}
         q_pr, q_kind, q_yS, q_mu, q_out, q_chunk = [], [], [], [], [], []
         self.classes = []
@@ -848,6 +848,7 @@ class _Shared:
             po.append(sum(npcs) + len(npcs))
             npcs.append(G.size - 1)
             cols["G"].append(G)
+            cols["H"].append(H)
             cols["h"].append(H - G)
             cols["TG"].append(T - G)
             with np.errstate(under="ignore", over="ignore"):
@@ -858,7 +859,8 @@ class _Shared:
             with np.errstate(under="ignore"):
                 eE = np.exp(-np.maximum(d, 0.0) / b) * belowE
             cols["naE"].append(np.where(belowE, 0.0, Ec).sum(axis=1))
-            cols["UE"].append(np.where(belowE, 0.0, -d * Ec).sum(axis=1))
+            with np.errstate(invalid="ignore"):                      # (the tail's right end is inf)
+                cols["UE"].append(np.where(belowE, 0.0, (E_v[None, :] - H[:, None]) * Ec).sum(axis=1))
             cols["EF"].append((0.5 * eE * Ec * (belowE & ~nearE)).sum(axis=1))
             jj, vv = np.nonzero(nearE)
             cols["Encount"].append(np.bincount(jj, minlength=G.size))
@@ -870,7 +872,9 @@ class _Shared:
             below = GY >= 0
             near = below & (GY <= _NEAR * b)
             n1 = n + 1
-            for key, val in (("na", above.astype(np.int64)), ("Ua", -GY * above), ("pos", near.astype(np.int64))):
+            with np.errstate(invalid="ignore"):
+                above_off = np.where(above, Yv[None, :] - H[:, None], 0.0)     # from the right end
+            for key, val in (("na", above.astype(np.int64)), ("Ua", above_off), ("pos", near.astype(np.int64))):
                 t = np.zeros((G.size, n1), dtype=val.dtype)
                 np.cumsum(val, axis=1, out=t[:, 1:])
                 cols[key].append(t.ravel())
@@ -913,7 +917,7 @@ class _Shared:
                 self.classes.append((qa, e - r > 1, np.arange(k0 + r, k0 + e), dk, (yc - L) / b))
                 r = e
         cat = {k: (np.concatenate(v) if k != "near" else v) for k, v in cols.items() if k != "BQ"}
-        self.G, self.h, self.TG = cat["G"], cat["h"], cat["TG"]
+        self.G, self.H, self.h, self.TG = cat["G"], cat["H"], cat["h"], cat["TG"]
         BQ = np.concatenate(cols["BQ"], axis=0)
         mm = np.arange(M)
         ok = BQ.max(axis=0) * 2.0 ** (-mm) / (mm + 1.0) <= _SERIES_TOL
@@ -936,7 +940,6 @@ class _Shared:
             cj = np.arange(rj.size) - np.repeat(np.cumsum(cnt) - cnt, cnt)
             self.Enx[rj, cj] = cat["Enx"]
             self.Enc[rj, cj] = cat["Enc"]
-        self.E_multi = bool((self.Enc > 1.0).any())
         # the chunk's own near values below each piece, in the order of the outputs, padded with x = 0
         counts = np.concatenate([c[2] for c in cat["near"]])
         self.W = int(counts.max()) if counts.size else 0
@@ -956,15 +959,19 @@ class _Shared:
         self.q_out = np.array(q_out, dtype=np.int64)
         self.q_chunk = np.array(q_chunk, dtype=np.int64)
 
-    def points(self, pj, s, deriv):
-        """What the integrands share at the points t = G[pj] + s: the terms of ln f that do not depend on the
-        integrand (and their slopes), and the running products over the chunk's own near values."""
+    def points(self, pj, s, r, deriv):
+        """What the integrands share at the points t = G[pj] + s = H[pj] - r (s from the piece's left end, r from
+        its right end, each exact enough near its own end; r = 0 in the tail): the terms of ln f that do not
+        depend on the integrand (and their slopes), and the running products over the chunk's own near values.
+        Terms of values below the piece use s, of T and values above it r."""
         b, bT = self.b, self.bT
         TG = self.TG[pj]
         Tleft = TG <= 0
         u = np.exp(-s / b)
-        base = (-math.log(2.0 * bT) - np.where(Tleft, s - TG, TG - s) / bT
-                - (self.UE[pj] - self.naE[pj] * s) / b - self.naE[pj] * _LN2 - self.EF[pj] * u)
+        with np.errstate(invalid="ignore"):
+            wd = np.where(Tleft, s - TG, (self.T - self.H[pj]) + r)        # |t - T|: (G - T) + s or (T - H) + r
+        base = (-math.log(2.0 * bT) - wd / bT
+                - (self.UE[pj] + self.naE[pj] * r) / b - self.naE[pj] * _LN2 - self.EF[pj] * u)
         dbase = (np.where(Tleft, -1.0 / bT, 1.0 / bT) + (self.naE[pj] + self.EF[pj] * u) / b) if deriv else None
         z = 0.5 * u
         Ms = self.Ms
@@ -996,11 +1003,7 @@ class _Shared:
                         base -= ser
         if self.We:
             xu = self.Enx[pj] * u[:, None]
-            fac = 1.0 - xu
-            if self.E_multi:
-                cc = self.Enc[pj]
-                fac = np.where(cc > 1.0, fac ** cc, fac)
-            base += np.log(np.prod(fac, axis=1))
+            base += np.sum(self.Enc[pj] * np.log1p(-xu), axis=1)        # (a product of c-th powers underflows)
             if deriv:
                 dbase += np.sum(self.Enc[pj] * (xu / b) / (1.0 - xu), axis=1)
         W = self.W
@@ -1013,19 +1016,22 @@ class _Shared:
                 np.cumsum((xu / b) / (1.0 - xu), axis=1, out=dPn[:, 1:])
         return base, Pn, dbase, dPn, u
 
-    def pairs(self, pt, pj, s, q, pts, deriv):
+    def pairs(self, pt, pj, s, r, q, pts, deriv):
         """ln f of the integrands q at the points pt (and the slopes when ``deriv``)."""
         base, Pn, dbase, dPn, u = pts
         b = self.b
         j = pj[pt]
-        sp = s[pt]
+        sp, rp = s[pt], r[pt]
         fi = self.tab[j] + self.q_pr[q]
         na = self.na[fi]
         cfi = pt * (self.W + 1) + self.pos[fi]
         far = self.FP[fi] * u[pt]
-        lf = base[pt] + np.log(Pn.ravel()[cfi]) + (na * sp - self.Ua[fi]) / b - na * _LN2 - far
+        lf = base[pt] + np.log(Pn.ravel()[cfi]) - (self.Ua[fi] + na * rp) / b - na * _LN2 - far
         kind = self.q_kind[q]
-        x = (self.G[j] - self.q_yS[q]) + sp                              # t - y_k (kind 2: t - L >= 0)
+        yS = self.q_yS[q]
+        G = self.G[j]
+        with np.errstate(invalid="ignore"):                               # t - y_k, from the nearer kink
+            x = np.where(yS <= G, (G - yS) + sp, -((yS - self.H[j]) + rp))
         a = np.exp(np.maximum(np.abs(x) * (-1.0 / b), -60.0))
         lS = np.minimum(np.log1p(-0.5 * a), -x / b - _LN2)               # ln(1 - F(x)), either side
         lf += np.where(kind == 1, lS, np.where(kind == 2, -self.q_mu[q] * x / b, 0.0))
@@ -1063,12 +1069,14 @@ def _shared_log_law(y, T, bT, b, M, chunks, out):
     qs = np.arange(nq)
     cq = g.q_chunk
 
-    def ev(pj, s, pt, q):
-        return g.pairs(pt, pj, s, q, g.points(pj, s, True), True)
+    def ev(pj, s, r, pt, q):
+        return g.pairs(pt, pj, s, r, q, g.points(pj, s, r, True), True)
     C = g.po.size
     last = g.po + g.npc - 1
-    l0, a0 = ev(np.concatenate((g.po, last)), np.concatenate((np.zeros(C), h[last])), cq, qs)
-    l1, a1 = ev(np.concatenate((g.po, last)), np.concatenate((np.zeros(C), h[last])), cq + C, qs)
+    ends = (np.concatenate((g.po, last)), np.concatenate((np.zeros(C), h[last])),
+            np.concatenate((h[g.po], np.zeros(C))))
+    l0, a0 = ev(*ends, cq, qs)
+    l1, a1 = ev(*ends, cq + C, qs)
     lam = -np.log(1.0 / bT + np.where(g.q_kind == 0, 0.0, g.q_mu) / b)
     lo = np.maximum(l0, l1) + lam
     jA, jB = g.po.copy(), last.copy()                        # sub-intervals: piece range jA..jB
@@ -1117,7 +1125,8 @@ def _shared_log_law(y, T, bT, b, M, chunks, out):
             ids = np.cumsum(good) - 1 + nacc
             gs = np.flatnonzero(good)
             n = nsv[np.minimum(np.searchsorted(nsv, np.where(np.isfinite(nk[pg]), nk[pg], nsv[-1])), nsv.size - 1)]
-            acc.append((jA[gs], s0[gs], hs[gs], ids[p_sub[pg]], p_q[pg], np.where(stuck[p_sub[pg]], nsv[-1], n)))
+            acc.append((jA[gs], s0[gs], r0[gs], hs[gs], ids[p_sub[pg]], p_q[pg],
+                        np.where(stuck[p_sub[pg]], nsv[-1], n)))
             nacc += gs.size
         split = has & ~good
         if not split.any():
@@ -1131,7 +1140,7 @@ def _shared_log_law(y, T, bT, b, M, chunks, out):
         jm = (jA[si] + jB[si] + 1) // 2
         spj = np.where(mj, jm, jA[si])
         pt = newid[p_sub]
-        lm, am = ev(spj, np.where(mj, 0.0, sm[si]), pt, p_q)
+        lm, am = ev(spj, np.where(mj, 0.0, sm[si]), np.where(mj, h[spj], rm[si]), pt, p_q)
         np.maximum.at(lo, p_q, lm + lam[p_q])
         # the left child's right end: at the kink T the slope from the left is larger by 2/b_T
         aml = np.where(mj[pt] & (g.G[spj[pt]] == g.T), am + 2.0 / bT, am)
@@ -1152,21 +1161,22 @@ def _shared_log_law(y, T, bT, b, M, chunks, out):
         raise FloatingPointError("the quadrature bound could not be met")     # pragma: no cover
     terms_q, terms_v = [], []
     if acc:
-        apj, as0, ahs, pid, pq, pn = (np.concatenate([a[i] for a in acc]) for i in range(6))
+        apj, as0, ar0, ahs, pid, pq, pn = (np.concatenate([a[i] for a in acc]) for i in range(7))
         for n in np.unique(pn):
             sel = pn == n
             xg, wg = _gauss_legendre(int(n))
             subs, inv = np.unique(pid[sel], return_inverse=True)
             pj = np.repeat(apj[subs], n)
-            s = (as0[subs][:, None] + ahs[subs][:, None] * xg[None, :]).ravel()
+            s = (as0[subs][:, None] + ahs[subs][:, None] * xg[None, :]).ravel()      # each from its own end
+            r = (ar0[subs][:, None] + ahs[subs][:, None] * (1.0 - xg)[None, :]).ravel()
             pt = (inv[:, None] * n + np.arange(n)[None, :]).ravel()
             qq = np.repeat(pq[sel], n)
             terms_q.append(qq)
-            terms_v.append(g.pairs(pt, pj, s, qq, g.points(pj, s, False), False)
+            terms_v.append(g.pairs(pt, pj, s, r, qq, g.points(pj, s, r, False), False)
                            + np.tile(np.log(wg), int(sel.sum())) + np.repeat(np.log(ahs[subs])[inv], n))
     # the tails beyond Z: f <= f(Z) e^{a (t - Z)} there (a < 0), else Gauss-Jacobi in u = e^{-(t - Z)/b} with the
     # weight u^beta of w S (beta = b/b_T - 1 + mu)
-    lz, az = ev(last, h[last], cq, qs)
+    lz, az = ev(last, h[last], np.zeros(last.size), cq, qs)
     with np.errstate(divide="ignore", invalid="ignore"):
         tail = np.where(az < 0, lz - np.log(-az), np.inf) > ltol + lo - 2.0 * _LN2
     beta_q = b / bT - 1.0 + g.q_mu
@@ -1176,10 +1186,11 @@ def _shared_log_law(y, T, bT, b, M, chunks, out):
         cs = np.unique(cq[qsel])
         pj = np.repeat(last[cs] + 1, u.size)
         s = np.tile(-b * np.log(u), cs.size)
+        r = np.zeros(s.size)                                 # (no value and no T beyond Z)
         pt = (np.searchsorted(cs, cq[qsel])[:, None] * u.size + np.arange(u.size)[None, :]).ravel()
         qq = np.repeat(qsel, u.size)
         terms_q.append(qq)
-        terms_v.append(g.pairs(pt, pj, s, qq, g.points(pj, s, False), False)
+        terms_v.append(g.pairs(pt, pj, s, r, qq, g.points(pj, s, r, False), False)
                        + np.tile(math.log(b) + np.log(wu) - (beta + 1.0) * np.log(u), qsel.size))
     tq, tv = np.concatenate(terms_q), np.concatenate(terms_v)
     mx = np.full(nq, -np.inf)

@@ -723,3 +723,48 @@ def test_shared_tree_is_faster_than_per_output_planner(monkeypatch):
         monkeypatch.setattr(_AT, "_SHARED", True)
         assert _within_bound(got, ref)
         assert (t2 - t1) >= factor * (t1 - t0), (t2 - t1, t1 - t0)
+
+
+@pytest.mark.parametrize("K,T", [(1206, 0.0), (5000, 20.0)])
+def test_many_tied_values_against_one_dimensional_integrals(K, T):
+    """Reference: with all K values 0, P(A = k) = int l_2(t - T) F(t)^k (1 - F(t)) dt (eps = 1), a 1-D integral,
+    by mpmath.quad at 30 digits, at k = 0, K/2, K - 3, K - 1 and -1.  More than about 1075 tied earlier values
+    at a piece's left end: the product of their factors underflowed when it was taken before its logarithm
+    (P(A = -1) came out 5.4e-10 instead of 2.74e-6 at K = 1206, 7e-7 instead of 3.5e-3 at K = 5000)."""
+    p = nm.above_threshold_pmf(np.zeros(K), T, 1.0)
+    assert abs(math.fsum(p) - 1.0) < 1e-13
+    with mp.workdps(45):
+        TT = mp.mpf(T)
+
+        def F(x):
+            return mp.exp(x / 4) / 2 if x < 0 else 1 - mp.exp(-x / 4) / 2
+        for k in (0, K // 2, K - 3, K - 1, K):
+            last = (lambda t: 1 - F(t)) if k < K else (lambda t: 1)
+            f = (lambda t, k=k, last=last: mp.exp(-abs(t - TT) / 2) / 4 * F(t) ** k * last(t))
+            ref = mp.quad(f, sorted(set([-mp.inf, TT, mp.mpf(0)] + [mp.mpf(4 * j) for j in range(1, 60)] + [mp.inf])),
+                          method="gauss-legendre")
+            assert abs(mp.mpf(float(p[k])) / ref - 1) < 1e-12, k
+
+
+def test_long_pieces_against_exact_values():
+    """References exact up to the rounding of the result: pieces of 10^5 to 10^11 noise scales, where a node
+    near a piece's right end must be placed from that end (placed from the left, it was off by an ulp of the
+    piece's length, and the last sub-interval ran past T: ln P(A = 0) = +1.3e-9 at y = 10^8).
+    * K = 1, y_0 = v above T = 0 (eps = 1): P(A = -1) = P(D > v) = (2/3) e^{-v/4} - (1/6) e^{-v/2} (D = nu - tau,
+      the closed form of test_k1_closed_form), so ln P(A = 0) = ln(1 - P(D > v)) = 0 to double precision and
+      ln P(A = -1) is computed in mpmath.
+    * Twenty values 10^6 to 10^8 below T = 0, then y_20 = T (query noise 2 and 3.9): the earlier queries never
+      fire (P < e^{-2.5 10^5}), so P(A = 20) = P(nu > tau) = 1/2 by symmetry.
+    * Twenty values 10^9 below T (query noise 2): nothing fires, ln P(A = -1) = 0 to double precision."""
+    for v in (1e5, 1e8, 1e9, 1e11):
+        lp = _log_law(np.array([v]), 0.0, 2.0, 4.0)
+        with mp.workdps(40):
+            ref = mp.log(mp.mpf(2) / 3 * mp.exp(-mp.mpf(v) / 4) - mp.exp(-mp.mpf(v) / 2) / 6)
+        assert abs(lp[0]) <= 1e-12, v
+        assert abs(mp.mpf(float(lp[1])) - ref) <= 1e-12 + 4e-15 * abs(float(ref)), v
+    y = np.concatenate((-1e6 - np.linspace(0, 200, 16), [-1e8] * 4, [0.0] * 13))
+    for qs in (2.0, 3.9):
+        p = nm.above_threshold_pmf(y, 0.0, 1.0, query_scale=qs)
+        assert abs(p[20] - 0.5) <= 0.5e-12, qs
+    y = -1e9 + np.random.default_rng(0).uniform(0, 20, 20)
+    assert abs(_log_law(y, 0.0, 2.0, 2.0)[-1]) <= 1e-12
