@@ -1006,7 +1006,7 @@ class _Shared:
             base += np.sum(self.Enc[pj] * np.log1p(-xu), axis=1)        # (a product of c-th powers underflows)
             if deriv:
                 dbase += np.sum(self.Enc[pj] * (xu / b) / (1.0 - xu), axis=1)
-        W = self.W
+        W = self.W                                 # at most 256 (a chunk's outputs): the products stay above 2^-256
         Pn = np.ones((s.size, W + 1))
         dPn = np.zeros((s.size, W + 1)) if deriv else None
         if W:
@@ -1083,7 +1083,7 @@ def _shared_log_law(y, T, bT, b, M, chunks, out):
     s0, s1, r0, r1 = np.zeros(C), h[g.po].copy(), np.zeros(C), h[g.po].copy()   # offsets when one piece
     depth = np.zeros(C)
     p_sub, p_q = cq.copy(), qs.copy()
-    acc = []                                                 # accepted: (piece, s0, h) per sub; pairs with orders
+    acc = []                                  # accepted: (piece, s0, r0, h) per sub; their pairs with orders
     nacc = 0
     for _ in range(400):
         if not p_sub.size:
@@ -1358,8 +1358,8 @@ def above_threshold_pmf(values, threshold, epsilon, query_scale=None):
       u^{b/b_T - 1} for -1) from where sum_i e^{-(z - y_i)/b}/2 <= 0.02 (error below 1e-17, Bernstein bound
       with rho = 8); the left tail, when no truncation applies, in closed form.
 
-    Accuracy: relative error of every entry below 1e-12 (bounded by 1.1e-14 from the quadrature and the
-    truncations, plus the rounding of ln P, a few units of 2^-53 of the magnitudes ``|t - T|``/b_T, ``|t - y|``/b
+    Accuracy: relative error of every entry below 1e-12 (bounded by 1.3e-14 from the quadrature and the
+    truncations, at query scales up to the largest allowed, 500 b_T, plus the rounding of ln P, a few units of 2^-53 of the magnitudes ``|t - T|``/b_T, ``|t - y|``/b
     entering it); tested against mpmath at 30 digits, the entries summing to 1 within 1e-13.  Probabilities
     below the float range underflow to 0 (their logarithms are used by :func:`above_threshold_privacy_loss`).
     K up to 10^6.  Cost (time.process_time, one core, benchmarks/bench_above_threshold.py): random values,
