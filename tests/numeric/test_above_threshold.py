@@ -658,7 +658,7 @@ def test_shared_tree_against_mpmath_on_small_instances(seed, monkeypatch):
 
 def _class_instance():
     """Sixty earlier values from 10 to 24.75 (eps = 1: b_T = 2, b = 4, threshold 0), close enough that the left
-    end L lies 3 b_T below them, then 200 equal values 25.2 b below L: classes of outputs whose earlier values
+    end L falls among them (at 15.2), then 200 equal values 25.2 b below L: classes of outputs whose earlier values
     in the class add d_k up to 200 e^-25.2/2 = 1.1e-9, with J1/J0 = 0.03 (the mass of the integrand near L)."""
     cl = 10.0 + 0.25 * np.arange(60)
     L = _AT._left_end(cl / 2.0, np.ones(60, dtype=np.int64), 3.0, 4, 2.0)     # normalised units: y/b_T, b = 2
@@ -670,7 +670,7 @@ def test_class_law_against_per_output_planner_and_windowed_mpmath(monkeypatch):
     whole law, and window_quad_entry (mpmath at 30 digits) on four outputs of the class, ln P within 1e-12
     relative.  The instance (_class_instance) goes through one class of two integrals (J0, J1), asserted by
     recording the classes.  Negative control: without the first-order term d_k J1 the class's outputs are off
-    by up to 1e-10 in ln P, outside the bound."""
+    by up to 3e-11 in ln P, outside the bound."""
     y, T = _class_instance()
     seen = []
     real = _AT._class_log_p
